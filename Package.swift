@@ -1,0 +1,53 @@
+// swift-tools-version:6.0
+// RunUs Missions engine: one package, one command (`runus`).
+// Module rules (see docs/architecture.md): pure modules never do I/O; each C library and each
+// OS surface has exactly one importing module.
+import PackageDescription
+
+let package = Package(
+    name: "runus",
+    products: [
+        .executable(name: "runus", targets: ["runus"]),
+    ],
+    targets: [
+        // C libraries from Debian, one importer each.
+        .systemLibrary(name: "CBLAS", path: "Sources/CBLAS",
+                       pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
+        .systemLibrary(name: "CLAPACKE", path: "Sources/CLAPACKE",
+                       pkgConfig: "lapacke", providers: [.apt(["liblapacke-dev"])]),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite",
+                       pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CSysShims", path: "Sources/CSysShims"),
+
+        // Pure modules.
+        .target(name: "RunusCore"),
+        .target(name: "Tracking", dependencies: ["RunusCore"]),
+        .target(name: "TrackFormats", dependencies: ["RunusCore", "Tracking"]),
+        .target(name: "Missions", dependencies: ["RunusCore", "Tracking"]),
+        .target(name: "Learning", dependencies: ["RunusCore", "CBLAS", "CLAPACKE"]),
+        .target(name: "Features", dependencies: ["RunusCore", "Tracking", "Missions"]),
+        .target(name: "Engine", dependencies: ["RunusCore", "Tracking", "Missions", "Features", "Learning"]),
+        .target(name: "Simulation", dependencies: ["RunusCore", "Tracking", "TrackFormats", "Missions"]),
+
+        // I/O modules.
+        .target(name: "Storage", dependencies: ["RunusCore", "CSQLite"]),
+        .target(name: "Server", dependencies: ["RunusCore", "CSysShims"]),
+        .target(name: "RunusCLI", dependencies: [
+            "RunusCore", "Tracking", "TrackFormats", "Missions", "Learning", "Features",
+            "Engine", "Simulation", "Storage", "Server",
+        ]),
+        .executableTarget(name: "runus", dependencies: ["RunusCLI"]),
+
+        .testTarget(name: "RunusCoreTests", dependencies: ["RunusCore"]),
+        .testTarget(name: "TrackingTests", dependencies: ["Tracking"]),
+        .testTarget(name: "TrackFormatsTests", dependencies: ["TrackFormats"]),
+        .testTarget(name: "MissionsTests", dependencies: ["Missions"]),
+        .testTarget(name: "LearningTests", dependencies: ["Learning"]),
+        .testTarget(name: "FeaturesTests", dependencies: ["Features"]),
+        .testTarget(name: "EngineTests", dependencies: ["Engine"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage"]),
+        .testTarget(name: "ServerTests", dependencies: ["Server"]),
+        .testTarget(name: "RunusCLITests", dependencies: ["RunusCLI"]),
+    ]
+)

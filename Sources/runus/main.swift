@@ -1,0 +1,4 @@
+import RunusCLI
+
+// Wiring only: everything testable lives in RunusCLI.
+RunusCLI.main(arguments: Array(CommandLine.arguments.dropFirst()))
