@@ -1,0 +1,43 @@
+import RunusCore
+import Features
+import Learning
+
+/// Scores feature rows (in `MissionFeatures.schema` order) with a completion probability.
+public protocol MissionScorer: Sendable {
+    /// Version string written on every assignment it scores.
+    var version: String { get }
+    func probabilities(_ rows: [[Double]]) -> [Double]
+}
+
+public enum EngineError: Error, CustomStringConvertible, Equatable {
+    case schemaMismatch(expected: String, artifact: String)
+    case unknownUser(UserID)
+
+    public var description: String {
+        switch self {
+        case .schemaMismatch(let expected, let artifact):
+            return "model feature schema \(artifact) does not match this build's schema \(expected); retrain the model"
+        case .unknownUser(let id):
+            return "unknown user '\(id)'"
+        }
+    }
+}
+
+/// A logistic-regression artifact serving as the scorer. Creation refuses an artifact whose
+/// feature schema is not the code's.
+public struct LogisticScorer: MissionScorer {
+    public let version: String
+    let model: LogisticRegressionModel
+
+    public init(artifact: ModelArtifact) throws {
+        guard artifact.featureHash == MissionFeatures.schema.hash else {
+            throw EngineError.schemaMismatch(expected: MissionFeatures.schema.hash, artifact: artifact.featureHash)
+        }
+        version = artifact.modelVersion
+        model = artifact.makeModel()
+    }
+
+    public func probabilities(_ rows: [[Double]]) -> [Double] {
+        rows.map { model.probability(row: $0) }
+    }
+}

@@ -1,0 +1,70 @@
+import RunusCore
+import Features
+import Missions
+
+/// A mission chosen for a runner, with what the runner is shown.
+public struct ChosenMission: Sendable, Equatable {
+    public let spec: MissionSpec
+    public let title: String
+    /// Model's completion probability in [0, 1].
+    public let pComplete: Double
+    public let xp: Int
+    /// One plain sentence: why this mission.
+    public let why: String
+}
+
+/// Picks today's missions: every candidate is scored, each kind contributes its candidate closest
+/// to the middle of the target band, and the k kinds closest to the band win. "Challenging yet
+/// achievable": the default band 0.65–0.85 sits between the 0.5 motivation peak (Atkinson) and
+/// the 0.85 learning optimum (Wilson et al. 2019); see docs/decisions/0003-target-band.md.
+public struct TodayPolicy: Sendable {
+    public var band: ClosedRange<Double>
+    public var count: Int
+
+    public init(band: ClosedRange<Double> = 0.65...0.85, count: Int = 3) {
+        self.band = band; self.count = count
+    }
+
+    public func choose(state: RunnerState, scorer: MissionScorer) -> [ChosenMission] {
+        let candidates = CandidateGenerator.candidates(for: state)
+        let rows = candidates.map { MissionFeatures.vector($0, state: state) }
+        let probabilities = scorer.probabilities(rows)
+        let centre = (band.lowerBound + band.upperBound) / 2
+        func distance(_ p: Double) -> Double {
+            band.contains(p) ? abs(p - centre) : 1 + min(abs(p - band.lowerBound), abs(p - band.upperBound))
+        }
+        // Best candidate per kind; ties keep the earlier (easier) candidate.
+        var best: [MissionKind: Int] = [:]
+        for (i, spec) in candidates.enumerated() {
+            if let j = best[spec.kind], distance(probabilities[j]) <= distance(probabilities[i]) { continue }
+            best[spec.kind] = i
+        }
+        let ranked = MissionKind.allCases.compactMap { best[$0] }.sorted {
+            (distance(probabilities[$0]), $0) < (distance(probabilities[$1]), $1)
+        }
+        return ranked.prefix(count).map { i in
+            let spec = candidates[i]
+            let p = probabilities[i]
+            return ChosenMission(spec: spec, title: MissionTitle.title(for: spec), pComplete: p,
+                                 xp: MissionXP.xp(for: spec, pComplete: p), why: Self.why(spec, state: state))
+        }
+    }
+
+    static func why(_ spec: MissionSpec, state: RunnerState) -> String {
+        guard state.totalRuns > 0 else {
+            return "A starter mission sized for someone new to running; it adapts after your first runs."
+        }
+        let usual = DistanceFormat.kilometres(state.enduranceOrDefault)
+        switch spec {
+        case .distance(let d), .negativeSplit(let d):
+            let change = Int(((d / state.enduranceOrDefault - 1) * 100).rounded())
+            return change >= 0
+                ? "Your runs lately are about \(usual); this asks for \(change) % more."
+                : "Your runs lately are about \(usual); a shorter one keeps you going."
+        case .duration:
+            return "Time on your feet builds endurance; this is close to your usual run of \(usual)."
+        case .distanceInTime, .pace:
+            return "Your usual pace is \(Pace.format(state.typicalPaceOrDefault))/km; this pushes it a little."
+        }
+    }
+}

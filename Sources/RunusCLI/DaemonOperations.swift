@@ -1,0 +1,108 @@
+import RunusCore
+import Engine
+import Learning
+import Missions
+import Server
+
+/// The wall clock (the only reader of the real time; pure code gets a `Clock`).
+struct SystemClock: Clock {
+    func now() -> EpochSeconds {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}
+
+/// The daemon's operations: wire parameters in, engine calls, wire results out. Specs and
+/// examples of every operation are in docs/protocol.md.
+struct DaemonOperations: Sendable {
+    let missions: MissionService
+    let artifact: ModelArtifact
+    let clock: any Clock
+    let startedAt: EpochSeconds
+
+    /// Missions per `missions.today` answer: default and allowed range of `k`.
+    static let defaultMissionCount = 3
+    static let missionCountRange = 1...10
+
+    func register(on router: Router) {
+        router.register("health") { _ in health() }
+        router.register("model.info") { _ in modelInfo() }
+        router.register("stats") { [router] _ in .object(["operations": router.stats.json()]) }
+        router.register("missions.today") { request in try missionsToday(request) }
+    }
+
+    func health() -> JSONValue {
+        [
+            "status": "ok",
+            "version": .string(RunusCLI.version),
+            "model_version": .string(artifact.modelVersion),
+            "uptime_s": .number(((clock.now() - startedAt) * 1000).rounded() / 1000),
+        ]
+    }
+
+    func modelInfo() -> JSONValue {
+        var metrics: [String: JSONValue] = [:]
+        for (name, value) in artifact.metrics { metrics[name] = .number(value) }
+        return [
+            "model_version": .string(artifact.modelVersion),
+            "model_type": .string(artifact.modelType),
+            "format_version": .number(Double(artifact.formatVersion)),
+            "feature_schema_hash": .string(artifact.featureSchemaHash),
+            "features": .array(artifact.featureNames.map { .string($0) }),
+            "training": [
+                "fingerprint": .string(artifact.training.fingerprint),
+                "rows": .number(Double(artifact.training.rows)),
+                "seed": .number(Double(artifact.training.seed)),
+                "l2": .number(artifact.training.l2),
+            ],
+            "metrics": .object(metrics),
+        ]
+    }
+
+    func missionsToday(_ request: Request) throws -> JSONValue {
+        let user = try request.string("user")
+        guard !user.isEmpty else { throw RequestError.badRequest("missions.today: parameter 'user' is empty") }
+        var day: CivilDate?
+        if let value = request.optional("date") {
+            guard let text = value.stringValue, let parsed = CivilDate(iso: text) else {
+                throw RequestError.badRequest("missions.today: parameter 'date' is \(JSONWriter.string(value).prefix(40)), expected \"YYYY-MM-DD\"")
+            }
+            day = parsed
+        }
+        var count = Self.defaultMissionCount
+        if request.optional("k") != nil {
+            count = try request.int("k")
+            guard Self.missionCountRange.contains(count) else {
+                throw RequestError.badRequest("missions.today: parameter 'k' is \(count), expected \(Self.missionCountRange.lowerBound)...\(Self.missionCountRange.upperBound)")
+            }
+        }
+        let answer: (day: CivilDate, missions: [TodayMission])
+        do {
+            answer = try missions.today(user: user, day: day, count: count, now: clock.now())
+        } catch EngineError.unknownUser(let id) {
+            throw RequestError.notFound("missions.today: no user '\(id)'; send users.upsert first")
+        }
+        return [
+            "user": .string(user),
+            "day": .string(answer.day.description),
+            "model_version": .string(missions.modelVersion),
+            "missions": .array(answer.missions.map { m in
+                [
+                    "id": .string(m.assignmentID),
+                    "kind": .string(m.spec.kind.rawValue),
+                    "title": .string(m.title),
+                    "spec": m.spec.json,
+                    "p_complete": .number((m.pComplete * 10_000).rounded() / 10_000),
+                    "xp": .number(Double(m.xp)),
+                    "why": .string(m.why),
+                    "status": .string(m.status.rawValue),
+                ]
+            }),
+        ]
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

@@ -1,0 +1,66 @@
+import RunusCore
+import Features
+import Learning
+import Missions
+
+/// The MODEL_CARD.md written next to every trained model: what it is, what it was trained on,
+/// how good it is on held-out data, and where not to trust it. Deterministic text (no paths,
+/// no wall-clock time) so that retraining reproduces it byte for byte.
+enum ModelCard {
+    static func markdown(_ result: TrainingPipeline.Result, options: TrainingPipeline.Options) -> String {
+        let a = result.artifact
+        let t = result.test
+        func f(_ x: Double, _ digits: Int = 3) -> String {
+            var scale = 1.0
+            for _ in 0..<digits { scale *= 10 }
+            let r = (x * scale).rounded() / scale
+            return "\(r)"
+        }
+        func day(_ instant: EpochSeconds) -> String { CivilDate(instant: instant, utcOffset: 0).description }
+        var lines: [String] = []
+        lines.append("# Model card: \(a.modelVersion)")
+        lines.append("")
+        lines.append("- **Type**: L2-regularised logistic regression (Newton/IRLS on LAPACK `dposv`), λ = \(options.l2) (scikit-learn C = \(f(1 / options.l2, 4))), \(a.training.iterations) iterations, converged: \(a.training.converged).")
+        lines.append("- **Predicts**: the probability that a runner who tries a mission completes it (label definition: docs/decisions/0004-mission-labels.md).")
+        lines.append("- **Features**: \(a.featureNames.count) (schema hash `\(a.featureSchemaHash)`, listed in docs/features.md).")
+        lines.append("- **Training data**: \(result.runners) runners, \(result.trainRows) tried missions offered before \(day(result.cutoff)); fingerprint `\(a.training.fingerprint)`.")
+        lines.append("- **Test data**: \(t.rows) tried missions offered from \(day(result.cutoff)) to \(day(result.lastTime)) (time split, never random rows).")
+        lines.append("")
+        lines.append("## Held-out quality")
+        lines.append("")
+        lines.append("| metric | value |")
+        lines.append("|---|---|")
+        lines.append("| ROC AUC | \(f(t.auc)) |")
+        lines.append("| log loss | \(f(t.logLoss)) |")
+        lines.append("| Brier score | \(f(t.brier)) |")
+        lines.append("| expected calibration error (10 bins) | \(f(t.ece)) |")
+        lines.append("| completion rate | \(f(t.baseRate)) |")
+        if let mae = t.maeTrue { lines.append("| mean abs(p̂ − p_true) (simulated truth) | \(f(mae)) |") }
+        lines.append("")
+        lines.append("## Completion by kind (all examples)")
+        lines.append("")
+        lines.append("| kind | tried | completed |")
+        lines.append("|---|---|---|")
+        for kind in MissionKind.allCases {
+            let entry = result.completedByKind[kind] ?? (0, 0)
+            lines.append("| \(kind.rawValue) | \(entry.tried) | \(entry.completed) |")
+        }
+        lines.append("")
+        lines.append("## Coefficients (standardised features)")
+        lines.append("")
+        lines.append("| feature | coefficient |")
+        lines.append("|---|---|")
+        lines.append("| (intercept) | \(f(a.intercept)) |")
+        for (name, c) in zip(a.featureNames, a.coefficients) { lines.append("| `\(name)` | \(f(c)) |") }
+        lines.append("")
+        lines.append("## Use and limits")
+        lines.append("")
+        lines.append("- Intended for ranking and choosing daily missions (`missions.today`); probabilities are meant to be calibrated.")
+        lines.append("- Trained on simulated runners (docs/simulation.md) when the training data says `simulated`: real runners differ; retrain on real histories before trusting it for them.")
+        lines.append("- Labels exist only for missions that were tried; the probability is conditional on trying.")
+        lines.append("- New runners get features from beginner defaults (4 km, 7:00/km) until their first run.")
+        lines.append("")
+        lines.append("Reproduce: `runus train --db DB --out DIR --l2 \(options.l2) --seed \(options.seed)` on the same database gives identical files.")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,124 @@
+import RunusCore
+import Features
+import Learning
+import Missions
+
+/// The first model path: labelled examples from a store → time split → L2 logistic regression →
+/// held-out metrics → artifact. Deterministic: the same store and options give the same bytes.
+struct TrainingPipeline {
+    struct Options {
+        /// Penalty λ of the L2 logistic regression (scikit-learn's C = 1/λ).
+        var l2 = 1.0
+        /// Fraction of the period (by example time) used for training; the rest is the test set.
+        var trainFraction = 0.8
+        /// Recorded in the artifact; LR with Newton's method draws no random numbers.
+        var seed = 1
+    }
+
+    struct Evaluation {
+        var rows = 0
+        var auc = 0.0, logLoss = 0.0, brier = 0.0, ece = 0.0
+        /// Mean |p̂ − p_true| where the truth is known (simulated data), else nil.
+        var maeTrue: Double?
+        var baseRate = 0.0
+    }
+
+    struct Result {
+        let artifact: ModelArtifact
+        let trainRows: Int
+        let test: Evaluation
+        let cutoff: EpochSeconds
+        let runners: Int
+        let firstTime: EpochSeconds
+        let lastTime: EpochSeconds
+        let completedByKind: [MissionKind: (tried: Int, completed: Int)]
+    }
+
+    /// Every runner's examples, ordered by (time, assignment id).
+    static func examples(store: SQLiteStoreReader) throws -> (examples: [LabelledExample], runners: Int) {
+        var all: [LabelledExample] = []
+        let users = try store.allUsers()
+        for user in users {
+            let runs = try store.runs(user: user.id, from: -.greatestFiniteMagnitude, to: .greatestFiniteMagnitude)
+            let assignments = try store.assignments(user: user.id, from: CivilDate(daysSinceEpoch: -1_000_000),
+                                                    to: CivilDate(daysSinceEpoch: 1_000_000))
+            all += try ExampleBuilder.examples(runs: runs, assignments: assignments)
+        }
+        all.sort { ($0.time, $0.assignmentID) < ($1.time, $1.assignmentID) }
+        return (all, users.count)
+    }
+
+    static func train(examples: [LabelledExample], runners: Int, options: Options) throws -> Result {
+        guard examples.count >= 50 else {
+            throw CLIError("only \(examples.count) labelled examples (tried missions); at least 50 are needed")
+        }
+        let cutIndex = Int(Double(examples.count) * options.trainFraction)
+        let cutoff = examples[cutIndex].time
+        let train = examples.filter { $0.time < cutoff }
+        let test = examples.filter { $0.time >= cutoff }
+        guard !train.isEmpty, !test.isEmpty else { throw CLIError("the time split left an empty train or test set") }
+        let schema = MissionFeatures.schema
+        let x = Matrix(rowArrays: train.map(\.features), cols: schema.count)
+        let model = try LogisticRegression.fit(x: x, y: train.map(\.label),
+                                                configuration: .init(l2: options.l2))
+        let evaluation = try evaluate(model: model, on: test)
+        let fingerprint = Self.fingerprint(examples)
+        var metrics: [String: Double] = [
+            "test_auc": evaluation.auc, "test_log_loss": evaluation.logLoss, "test_brier": evaluation.brier,
+            "test_ece": evaluation.ece, "test_rows": Double(test.count), "test_base_rate": evaluation.baseRate,
+        ]
+        if let mae = evaluation.maeTrue { metrics["test_mae_vs_true_p"] = mae }
+        let report = model.fitReport
+        let artifact = try ModelArtifact(
+            model: model, modelVersion: "lr-\(fingerprint.prefix(8))", featureNames: schema.names,
+            featureSchemaHash: schema.hash,
+            training: .init(fingerprint: fingerprint, rows: train.count, seed: options.seed, l2: options.l2,
+                            iterations: report?.iterations ?? 0, converged: report?.converged ?? false),
+            metrics: metrics)
+        var byKind: [MissionKind: (tried: Int, completed: Int)] = [:]
+        for e in examples {
+            var entry = byKind[e.kind] ?? (0, 0)
+            entry.tried += 1
+            entry.completed += e.label == 1 ? 1 : 0
+            byKind[e.kind] = entry
+        }
+        return Result(artifact: artifact, trainRows: train.count, test: evaluation, cutoff: cutoff, runners: runners,
+                      firstTime: examples.first!.time, lastTime: examples.last!.time, completedByKind: byKind)
+    }
+
+    static func evaluate(model: LogisticRegressionModel, on examples: [LabelledExample]) throws -> Evaluation {
+        let labels = examples.map(\.label)
+        let p = examples.map { model.probability(row: $0.features) }
+        var e = Evaluation()
+        e.rows = examples.count
+        e.auc = try Metrics.rocAUC(labels: labels, scores: p)
+        e.logLoss = try Metrics.logLoss(labels: labels, probabilities: p)
+        e.brier = try Metrics.brierScore(labels: labels, probabilities: p)
+        e.ece = try Metrics.expectedCalibrationError(labels: labels, probabilities: p)
+        e.baseRate = labels.reduce(0, +) / Double(labels.count)
+        let known = examples.indices.filter { examples[$0].pTrue != nil }
+        if !known.isEmpty {
+            e.maeTrue = try Metrics.meanAbsoluteError(known.map { p[$0] }, known.map { examples[$0].pTrue! })
+        }
+        return e
+    }
+
+    /// FNV-1a 64 over every example's id, label and feature bits, as 16 hex digits.
+    static func fingerprint(_ examples: [LabelledExample]) -> String {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        func mix(_ v: UInt64) {
+            var v = v
+            for _ in 0..<8 { h ^= v & 0xFF; h = h &* 0x0000_0100_0000_01B3; v >>= 8 }
+        }
+        for e in examples {
+            for b in e.assignmentID.utf8 { mix(UInt64(b)) }
+            mix(e.label.bitPattern)
+            for f in e.features { mix(f.bitPattern) }
+        }
+        let hex = String(h, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
+
+/// The reads the training pipeline needs (the SQLite store provides them).
+typealias SQLiteStoreReader = UserStore & RunStore & MissionStore

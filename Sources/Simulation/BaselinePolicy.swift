@@ -1,0 +1,67 @@
+import RunusCore
+import Missions
+
+/// What a policy can see of a runner: statistics of the runs as measured (GPS distances and
+/// moving paces), never the latent state.
+struct ObservedHistory: Sendable {
+    /// Exponentially weighted mean of measured run distances (same weight as `Physiology`),
+    /// metres; nil before the first run.
+    private(set) var endurance: Meters?
+    /// Recent moving paces, s/km, newest last (at most 10).
+    private(set) var recentPaces: [SecondsPerKm] = []
+
+    mutating func record(distance: Meters, movingPace: SecondsPerKm?) {
+        if let e = endurance {
+            endurance = (1 - Physiology.enduranceWeight) * e + Physiology.enduranceWeight * distance
+        } else {
+            endurance = distance
+        }
+        if let movingPace {
+            recentPaces.append(movingPace)
+            if recentPaces.count > 10 { recentPaces.removeFirst() }
+        }
+    }
+
+    /// Median recent moving pace, s/km; 6:30/km before any run.
+    var typicalPace: SecondsPerKm {
+        guard !recentPaces.isEmpty else { return 390 }
+        let sorted = recentPaces.sorted()
+        let mid = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+    }
+}
+
+/// The exploring policy that offered missions in the simulated past: a uniformly random kind and
+/// a target drawn log-uniformly around what the runner has been doing, wide enough that offers
+/// range from very easy to very hard (the learner needs both). Its `p_complete` is an
+/// uninformed 0.5.
+enum BaselinePolicy {
+    static let uninformedProbability = 0.5
+
+    static func offer(history: ObservedHistory, rng: inout SeededGenerator) -> MissionSpec {
+        let endurance = history.endurance ?? 5000
+        let pace = history.typicalPace
+        func distance(_ low: Double, _ high: Double) -> Meters {
+            max(1000, (endurance * exp(rng.uniform(low, high)) / 100).rounded() * 100)
+        }
+        func targetPace() -> SecondsPerKm { (pace * exp(rng.uniform(-0.2, 0.05))).rounded() }
+        switch MissionKind.allCases[rng.int(in: 0...(MissionKind.allCases.count - 1))] {
+        case .distance:
+            return .distance(minDistance: distance(-0.5, 0.9))
+        case .duration:
+            let seconds = endurance * pace / 1000 * exp(rng.uniform(-0.5, 0.9))
+            return .duration(minDuration: max(600, (seconds / 60).rounded() * 60))
+        case .pace:
+            return .pace(maxPace: targetPace(), minDistance: distance(-0.7, 0.3))
+        case .negativeSplit:
+            return .negativeSplit(minDistance: distance(-0.6, 0.6))
+        case .distanceInTime:
+            let d = distance(-0.9, 0.2)
+            return .distanceInTime(distance: d, maxDuration: (d * targetPace() / 1000 / 10).rounded() * 10)
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

@@ -1,0 +1,68 @@
+import RunusCore
+import Missions
+
+/// What the runner intends to do on a run: a sequence of legs at steady paces.
+struct RunPlan: Sendable {
+    enum Mode: Sendable { case run, walk, drive }
+
+    struct Leg: Sendable {
+        let distance: Meters
+        /// Target pace of the leg, s/km.
+        let pace: SecondsPerKm
+        let mode: Mode
+    }
+
+    var legs: [Leg]
+
+    /// Distance on foot (what the runner's body did), metres.
+    var footDistance: Meters { legs.filter { $0.mode != .drive }.reduce(0) { $0 + $1.distance } }
+
+    /// The plan for a runner trying `spec`, succeeding or not (`succeed` is drawn from the truth).
+    /// Success clears the target with a margin, failure falls clearly short, so that the GPS
+    /// check agrees with the attempt except near the tolerance.
+    static func attempt(_ spec: MissionSpec, succeed: Bool, state: Physiology, rng: inout SeededGenerator) -> RunPlan {
+        func easy(_ d: Meters) -> SecondsPerKm { state.racePace(over: d) * rng.uniform(1.10, 1.22) }
+        switch spec {
+        case .distance(let target):
+            let d = target * (succeed ? rng.uniform(1.02, 1.12) : rng.uniform(0.5, 0.93))
+            return RunPlan(legs: [Leg(distance: d, pace: easy(d), mode: .run)])
+        case .duration(let target):
+            let pace = easy(state.endurance)
+            let d = target / pace * 1000 * (succeed ? rng.uniform(1.02, 1.12) : rng.uniform(0.5, 0.93))
+            return RunPlan(legs: [Leg(distance: d, pace: pace, mode: .run)])
+        case .pace(let maxPace, let target):
+            if succeed {
+                return RunPlan(legs: [Leg(distance: target * rng.uniform(1.02, 1.1), pace: maxPace * rng.uniform(0.95, 0.985), mode: .run)])
+            } else if rng.bernoulli(0.5) {
+                return RunPlan(legs: [Leg(distance: target * rng.uniform(1.02, 1.1), pace: maxPace * rng.uniform(1.03, 1.1), mode: .run)])
+            } else {
+                return RunPlan(legs: [Leg(distance: target * rng.uniform(0.5, 0.9), pace: maxPace * 0.98, mode: .run)])
+            }
+        case .negativeSplit(let target):
+            let d = target * rng.uniform(1.02, 1.1)
+            let pace = easy(d)
+            if succeed {
+                return RunPlan(legs: [Leg(distance: d / 2, pace: pace * 1.03, mode: .run),
+                                      Leg(distance: d / 2, pace: pace * 0.96, mode: .run)])
+            } else if rng.bernoulli(0.5) {
+                return RunPlan(legs: [Leg(distance: d / 2, pace: pace * 0.97, mode: .run),
+                                      Leg(distance: d / 2, pace: pace * 1.05, mode: .run)])
+            } else {
+                return RunPlan(legs: [Leg(distance: target * rng.uniform(0.5, 0.9), pace: pace, mode: .run)])
+            }
+        case .distanceInTime(let target, let maxDuration):
+            let required = maxDuration / target * 1000
+            let pace = required * (succeed ? rng.uniform(0.94, 0.98) : rng.uniform(1.03, 1.1))
+            return RunPlan(legs: [Leg(distance: target * rng.uniform(1.02, 1.1), pace: pace, mode: .run)])
+        }
+    }
+
+    /// A run without a mission in mind: around the runner's endurance at an easy pace, sometimes
+    /// with a walked cool-down.
+    static func habitual(state: Physiology, rng: inout SeededGenerator) -> RunPlan {
+        let d = max(1500, state.endurance * exp(rng.gaussian(mean: 0, sd: 0.2)))
+        var legs = [Leg(distance: d, pace: state.racePace(over: d) * rng.uniform(1.12, 1.25), mode: .run)]
+        if rng.bernoulli(0.1) { legs.append(Leg(distance: rng.uniform(300, 800), pace: 700, mode: .walk)) }
+        return RunPlan(legs: legs)
+    }
+}

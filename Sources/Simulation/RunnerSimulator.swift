@@ -1,0 +1,99 @@
+import RunusCore
+import Tracking
+import TrackFormats
+import Missions
+
+/// Everything one simulated runner produced, in the order it happened.
+public struct SimulatedRunner: Sendable {
+    public let profile: UserProfile
+    public let runs: [RunRecord]
+    public let assignments: [MissionAssignment]
+}
+
+/// Simulates one runner day by day:
+/// 1. the exploring policy offers one mission for the day, from the measured history;
+/// 2. the runner decides whether to run (habit, preferred weekdays, occasional breaks);
+/// 3. on a run day the runner tries the mission with probability `engagement`; whether the
+///    attempt succeeds is drawn from `BehaviourModel` (the truth, kept as `p_true`);
+/// 4. the track is synthesised from that attempt, measured by `RunMetrics`, and the stored
+///    outcome is what `MissionEvaluator` says about the track;
+/// 5. a mission not tried that day expires; the body adapts (`Physiology`).
+public enum RunnerSimulator {
+    /// Probability of starting a break (holiday, injury) on any day, and its length in days.
+    static let breakProbability = 0.01
+    static let breakLength: ClosedRange<Int> = 5...21
+    /// Daily run probability on preferred weekdays and on the others.
+    static let preferredDayProbability = 0.85
+    static let otherDayProbability = 0.08
+
+    public static func simulate(runner index: Int, configuration: SimulationConfiguration) -> SimulatedRunner {
+        var rng = SeededGenerator(seed: configuration.seed, stream: UInt64(index))
+        let traits = RunnerTraits.draw(index: index, rng: &rng)
+        let synthesizer = TrackSynthesizer(traits: traits)
+        let userID = traits.profile.id
+        let offset = traits.profile.utcOffsetSeconds
+        var body = Physiology(traits: traits)
+        var observed = ObservedHistory()
+        var runs: [RunRecord] = []
+        var assignments: [MissionAssignment] = []
+        var breakLeft = 0
+
+        for dayIndex in 0..<configuration.days {
+            let day = configuration.startDay.adding(days: dayIndex)
+            let dayStart = day.startInstant(utcOffset: offset)
+            let spec = BaselinePolicy.offer(history: observed, rng: &rng)
+            var assignment = MissionAssignment(
+                id: "\(userID)-\(day)-m1", userID: userID, day: day, kind: spec.kind.rawValue,
+                specJSON: spec.canonicalJSON, modelVersion: SimulationConfiguration.policyVersion,
+                pComplete: BaselinePolicy.uninformedProbability,
+                xp: MissionXP.xp(for: spec, pComplete: BaselinePolicy.uninformedProbability),
+                status: .expired, offeredAt: dayStart)
+
+            if breakLeft > 0 {
+                breakLeft -= 1
+            } else if rng.bernoulli(breakProbability) {
+                breakLeft = rng.int(in: breakLength)
+            }
+            let preferred = traits.preferredWeekdays.contains(day.isoWeekday)
+            let runs_today = breakLeft == 0
+                && rng.bernoulli(preferred ? preferredDayProbability : otherDayProbability)
+            guard runs_today else {
+                assignments.append(assignment)
+                body.endDay(ran: 0)
+                continue
+            }
+
+            let tries = rng.bernoulli(traits.engagement)
+            let pTrue = BehaviourModel.probability(of: spec, state: body)
+            let plan = tries
+                ? RunPlan.attempt(spec, succeed: rng.bernoulli(pTrue), state: body, rng: &rng)
+                : RunPlan.habitual(state: body, rng: &rng)
+            var plannedPlan = plan
+            if traits.driveProbability > 0, rng.bernoulli(traits.driveProbability) {
+                plannedPlan.legs.insert(RunPlan.Leg(distance: rng.uniform(2000, 6000), pace: 100, mode: .drive), at: 0)
+            }
+            let hour = min(22.5, max(4.5, traits.startHour + rng.gaussian(mean: 0, sd: 0.75)))
+            let start = (dayStart + hour * 3600).rounded()
+            let track = synthesizer.track(plan: plannedPlan, start: start, rng: &rng)
+            let metrics = RunMetrics(track: track, weightKg: traits.profile.weightKg)
+            let run = RunRecord(
+                id: "\(userID)-\(day)-r1", userID: userID, startTime: metrics.startTime,
+                distance: metrics.distance, elapsed: metrics.elapsed, moving: metrics.moving,
+                elevationGain: metrics.elevationGain, calories: metrics.calories, source: "simulated",
+                track: CompactTrackCodec.encode(track))
+            runs.append(run)
+            observed.record(distance: metrics.distance, movingPace: metrics.movingPace)
+
+            if tries {
+                let evaluation = MissionEvaluator.evaluate(spec, metrics: metrics)
+                assignment.status = evaluation.status == .completed ? .completed : .failed
+                assignment.runID = run.id
+                assignment.progress = evaluation.progress
+                assignment.pTrue = pTrue
+            }
+            assignments.append(assignment)
+            body.endDay(ran: plan.footDistance)
+        }
+        return SimulatedRunner(profile: traits.profile, runs: runs, assignments: assignments)
+    }
+}

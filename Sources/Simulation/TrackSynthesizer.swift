@@ -1,0 +1,122 @@
+import RunusCore
+import Tracking
+
+/// Turns a run plan into a GPS track as a phone would record it: sampled every 1–5 s, with
+/// correlated positional noise of a few metres, elevation from a smooth terrain plus barometric
+/// noise, stops at crossings, occasional dropouts, and a drive before the run when planned.
+///
+/// Positions are computed in a local east/north frame around the city centre (metres) and
+/// converted to degrees with the WGS84 radii of curvature at that latitude; routes stay within
+/// ~20 km, where the flat-frame error is far below the GPS noise.
+struct TrackSynthesizer {
+    let traits: RunnerTraits
+
+    /// AR(1) coefficient of the positional noise per second: GPS errors drift slowly.
+    static let noiseCorrelationPerSecond = 0.95
+    /// Probability of a stop at each kilometre (a crossing), and its duration range in seconds.
+    static let stopProbabilityPerKm = 0.12
+    static let stopDuration: ClosedRange<Double> = 10...45
+    /// Probability that a run has one signal dropout, and its duration range in seconds.
+    static let dropoutProbability = 0.08
+    static let dropoutDuration: ClosedRange<Double> = 20...90
+
+    func track(plan: RunPlan, start: EpochSeconds, rng: inout SeededGenerator) -> Track {
+        let lat0 = traits.home.latitude * .pi / 180
+        // WGS84 radii of curvature (metres) at the city's latitude.
+        let a = 6_378_137.0, e2 = 0.006_694_379_990_14
+        let w = (1 - e2 * sin(lat0) * sin(lat0)).squareRoot()
+        let meridianRadius = a * (1 - e2) / (w * w * w)
+        let primeVerticalRadius = a / w
+        let dt = traits.samplingInterval
+
+        var x = traits.homeOffset.east, y = traits.homeOffset.north
+        var heading = rng.uniform(0, 2 * .pi)
+        let runDistance = plan.legs.filter { $0.mode != .drive }.reduce(0) { $0 + $1.distance }
+        let loop = rng.bernoulli(0.7)
+        let phi = pow(Self.noiseCorrelationPerSecond, dt)
+        let innovation = traits.gpsNoise * (1 - phi * phi).squareRoot()
+        var noiseX = rng.gaussian() * traits.gpsNoise, noiseY = rng.gaussian() * traits.gpsNoise
+        var noiseZ = rng.gaussian() * 1.5
+        var paceWobble = 0.0
+        var t = start
+        var covered: Meters = 0       // on foot, along the route
+        var points: [TrackPoint] = []
+        points.reserveCapacity(Int(runDistance / 2.5 / dt) + 64)
+
+        let dropoutAt: Meters? = rng.bernoulli(Self.dropoutProbability) ? rng.uniform(0.2, 0.8) * runDistance : nil
+        var dropoutLeft: Seconds = 0
+        var nextKm: Meters = 1000
+
+        func emit() {
+            if dropoutLeft > 0 { dropoutLeft -= dt; return }
+            let lat = traits.home.latitude + (y + noiseY) / meridianRadius * 180 / .pi
+            let lon = traits.home.longitude + (x + noiseX) / (primeVerticalRadius * cos(lat0)) * 180 / .pi
+            points.append(TrackPoint(time: t, latitude: lat, longitude: lon,
+                                     elevation: ((terrain(x, y) + noiseZ) * 10).rounded() / 10))
+        }
+        func advanceNoise() {
+            noiseX = phi * noiseX + innovation * rng.gaussian()
+            noiseY = phi * noiseY + innovation * rng.gaussian()
+            noiseZ = phi * noiseZ + 0.4 * rng.gaussian()
+        }
+
+        for leg in plan.legs {
+            var legLeft = leg.distance
+            while legLeft > 0 {
+                emit()
+                advanceNoise()
+                let speed: Double
+                switch leg.mode {
+                case .drive:
+                    speed = rng.uniform(8, 14)
+                    heading += rng.gaussian(mean: 0, sd: 0.05)
+                case .run, .walk:
+                    paceWobble = 0.9 * paceWobble + 0.01 * rng.gaussian()
+                    speed = 1000 / leg.pace * (1 + paceWobble)
+                }
+                let step = min(legLeft, speed * dt)
+                if leg.mode != .drive {
+                    if loop {
+                        heading += 2 * .pi * step / runDistance + rng.gaussian(mean: 0, sd: 0.03)
+                    } else {
+                        heading += rng.gaussian(mean: 0, sd: 0.03)
+                        if covered < runDistance / 2, covered + step >= runDistance / 2 { heading += .pi }
+                    }
+                    covered += step
+                }
+                x += step * sin(heading)
+                y += step * cos(heading)
+                legLeft -= step
+                t += dt
+                if let at = dropoutAt, leg.mode != .drive, covered >= at, covered - step < at {
+                    dropoutLeft = rng.uniform(Self.dropoutDuration.lowerBound, Self.dropoutDuration.upperBound)
+                }
+                if leg.mode != .drive, covered >= nextKm {
+                    nextKm += 1000
+                    if legLeft > 200, rng.bernoulli(Self.stopProbabilityPerKm) {
+                        var stopLeft = rng.uniform(Self.stopDuration.lowerBound, Self.stopDuration.upperBound)
+                        while stopLeft > 0 {
+                            emit(); advanceNoise()
+                            t += dt; stopLeft -= dt
+                        }
+                    }
+                }
+            }
+        }
+        emit()
+        return Track(points: points)
+    }
+
+    /// Smooth terrain elevation at a local position, metres above sea level.
+    func terrain(_ x: Meters, _ y: Meters) -> Meters {
+        let (p1, p2, p3) = traits.terrainPhase
+        let a = traits.terrainAmplitude
+        return traits.home.baseElevation
+            + a * sin(x / 700 + p1) * cos(y / 900 + p2)
+            + 0.3 * a * sin((x + y) / 260 + p3)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

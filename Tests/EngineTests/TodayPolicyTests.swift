@@ -1,0 +1,114 @@
+import Testing
+import RunusCore
+import Features
+import Missions
+@testable import Engine
+
+/// A scorer with a known shape: probability falls with the relative distance and pace terms.
+struct SyntheticScorer: MissionScorer {
+    let version = "synthetic-1"
+    func probabilities(_ rows: [[Double]]) -> [Double] {
+        let names = MissionFeatures.schema.names
+        let relDistance = names.indices.filter { names[$0].hasPrefix("rel_distance_") }
+        let relPace = names.indices.filter { names[$0].hasPrefix("rel_pace_") }
+        return rows.map { row in
+            let z = 1.6 - 3 * relDistance.reduce(0) { $0 + row[$1] } - 20 * relPace.reduce(0) { $0 + row[$1] }
+            return 1 / (1 + exp(-z))
+        }
+    }
+}
+
+func history(user: UserID, runs: Int, distance: Meters, pace: SecondsPerKm, end: EpochSeconds) -> [RunRecord] {
+    (0..<runs).map { i in
+        let t = end - Double(runs - i) * 2 * 86_400
+        return RunRecord(id: "\(user)-r\(i)", userID: user, startTime: t, distance: distance,
+                         elapsed: distance / 1000 * pace, moving: distance / 1000 * pace, elevationGain: 0, source: "test")
+    }
+}
+
+@Suite("TodayPolicy")
+struct TodayPolicyTests {
+    let day = CivilDate(iso: "2026-11-29")!
+
+    @Test("k missions of distinct kinds, each in the band when the band is reachable")
+    func distinctKindsInBand() {
+        let asOf = day.startInstant(utcOffset: 0)
+        let state = RunnerState(history: history(user: "u", runs: 20, distance: 8000, pace: 330, end: asOf), asOf: asOf)
+        let chosen = TodayPolicy().choose(state: state, scorer: SyntheticScorer())
+        #expect(chosen.count == 3)
+        #expect(Set(chosen.map(\.spec.kind)).count == 3)
+        for m in chosen {
+            #expect((0.65...0.85).contains(m.pComplete), "\(m.title) has p \(m.pComplete)")
+            #expect(!m.title.isEmpty && !m.why.isEmpty && m.xp > 0)
+        }
+    }
+
+    @Test("candidates scale with the runner: a stronger runner gets longer distance missions")
+    func scalesWithAbility() {
+        let asOf = day.startInstant(utcOffset: 0)
+        func distanceTarget(_ d: Meters) -> Meters? {
+            let state = RunnerState(history: history(user: "u", runs: 20, distance: d, pace: 330, end: asOf), asOf: asOf)
+            let chosen = TodayPolicy(count: 5).choose(state: state, scorer: SyntheticScorer())
+            for m in chosen { if case .distance(let target) = m.spec { return target } }
+            return nil
+        }
+        let short = distanceTarget(4000), long = distanceTarget(15_000)
+        #expect(short != nil && long != nil)
+        #expect(long! > 2 * short!)
+    }
+}
+
+@Suite("MissionService")
+struct MissionServiceTests {
+    let day = CivilDate(iso: "2026-11-29")!
+
+    @Test("answers are stable for a runner and day, and stored as offers")
+    func stable() throws {
+        let store = InMemoryStore()
+        try store.upsertUser(UserProfile(id: "ana", weightKg: 60, timeZone: "Asia/Seoul", utcOffsetSeconds: 9 * 3600))
+        for run in history(user: "ana", runs: 15, distance: 6000, pace: 360, end: day.startInstant(utcOffset: 9 * 3600)) {
+            try store.insertRun(run)
+        }
+        let service = MissionService(store: store, scorer: SyntheticScorer())
+        let now = day.startInstant(utcOffset: 9 * 3600) + 8 * 3600
+        let first = try service.today(user: "ana", day: nil, count: 3, now: now)
+        #expect(first.day == day)
+        #expect(first.missions.count == 3)
+        #expect(store.assignmentCount == 3)
+        // A run later that day does not change the offer; asking again returns the same missions.
+        try store.insertRun(RunRecord(id: "late", userID: "ana", startTime: now + 3600, distance: 30_000,
+                                      elapsed: 10_000, moving: 10_000, elevationGain: 0, source: "test"))
+        let second = try service.today(user: "ana", day: nil, count: 3, now: now + 7200)
+        #expect(second.missions == first.missions)
+        #expect(store.assignmentCount == 3)
+    }
+
+    @Test("the runner's time zone decides the day")
+    func localDay() throws {
+        let store = InMemoryStore()
+        try store.upsertUser(UserProfile(id: "kim", timeZone: "Asia/Seoul", utcOffsetSeconds: 9 * 3600))
+        let service = MissionService(store: store, scorer: SyntheticScorer())
+        // 2026-11-29T20:00Z is already 2026-11-30 in Seoul.
+        let now = day.startInstant(utcOffset: 0) + 20 * 3600
+        #expect(try service.today(user: "kim", day: nil, count: 2, now: now).day == day.adding(days: 1))
+    }
+
+    @Test("a new runner without history gets starter missions")
+    func starter() throws {
+        let store = InMemoryStore()
+        try store.upsertUser(UserProfile(id: "new"))
+        let answer = try MissionService(store: store, scorer: SyntheticScorer()).today(user: "new", day: day, count: 3, now: 0)
+        #expect(answer.missions.count == 3)
+        #expect(answer.missions.allSatisfy { $0.why.contains("new to running") })
+    }
+
+    @Test("an unknown user is an error naming the user")
+    func unknownUser() {
+        let service = MissionService(store: InMemoryStore(), scorer: SyntheticScorer())
+        #expect(throws: EngineError.unknownUser("ghost")) { try service.today(user: "ghost", day: day, count: 3, now: 0) }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif
