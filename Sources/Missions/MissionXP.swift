@@ -1,0 +1,28 @@
+import RunusCore
+
+/// XP offered for a mission (record 0202):
+///
+///     effort_km  = distance in km, or duration / 360 s (a 10 km/h equivalent)
+///     base       = 10 × effort_km × intensity   (intensity: distance, duration 1.0;
+///                                                negative split 1.15; pace, distance-in-time 1.25)
+///     difficulty = 1 + 2 × (1 − p)               (p = completion probability, clamped to [0, 1])
+///     xp         = max(5, base × difficulty rounded to the nearest 5)
+///
+/// So a 5 km run at p = 0.5 is worth 100 XP, at p = 0.9 60 XP; XP never rises with p.
+public enum MissionXP {
+    /// - Parameter pComplete: completion probability in [0, 1] (values outside are clamped).
+    public static func xp(for spec: MissionSpec, pComplete: Double) -> Int {
+        precondition(!pComplete.isNaN, "MissionXP: pComplete is NaN")
+        let p = min(1, max(0, pComplete))
+        let effortKm: Double, intensity: Double
+        switch spec {
+        case .distance(let d): effortKm = d / 1000; intensity = 1.0
+        case .duration(let s): effortKm = s / 360; intensity = 1.0
+        case .pace(_, let d): effortKm = d / 1000; intensity = 1.25
+        case .negativeSplit(let d): effortKm = d / 1000; intensity = 1.15
+        case .distanceInTime(let d, _): effortKm = d / 1000; intensity = 1.25
+        }
+        let raw = 10 * effortKm * intensity * (1 + 2 * (1 - p))
+        return max(5, Int((raw / 5).rounded()) * 5)
+    }
+}

@@ -1,0 +1,38 @@
+import RunusCore
+
+/// Knobs for turning a raw track into `RunMetrics`. Each default has a decision record.
+public struct MetricsConfiguration: Sendable {
+    /// Max plausible speed in m/s, > 0 (default 12.5, a sprinter's peak; record 0101). A fix
+    /// reached from the last kept fix faster than this is a GPS jump and is dropped.
+    public var maxSpeed: Double
+    /// Auto-pause: while moving, a segment slower than this (m/s, ≥ 0) starts a pause
+    /// (default 0.5; record 0102).
+    public var pauseSpeed: Double
+    /// Auto-pause: while paused, a segment faster than this (m/s, ≥ `pauseSpeed`) resumes
+    /// (default 1.0; record 0102). The gap between the two is the hysteresis.
+    public var resumeSpeed: Double
+    /// Elevation hysteresis in metres, ≥ 0 (default 5): a climb or descent counts only once the
+    /// height has moved this far from the last turning point (record 0103).
+    public var elevationThreshold: Meters
+    /// Energy cost of running in kcal per kg of body mass per km, > 0 (default 1.0; record 0104).
+    public var runningCostKcalPerKgKm: Double
+    /// Split length in metres, > 0 (default 1000: per-km splits).
+    public var splitLength: Meters
+
+    public init(maxSpeed: Double = 12.5, pauseSpeed: Double = 0.5, resumeSpeed: Double = 1.0,
+                elevationThreshold: Meters = 5, runningCostKcalPerKgKm: Double = 1.0,
+                splitLength: Meters = 1000) {
+        precondition(maxSpeed > 0 && pauseSpeed >= 0 && resumeSpeed >= pauseSpeed,
+                     "MetricsConfiguration: need maxSpeed > 0 and 0 <= pauseSpeed <= resumeSpeed")
+        precondition(elevationThreshold >= 0 && runningCostKcalPerKgKm > 0 && splitLength > 0,
+                     "MetricsConfiguration: thresholds, cost and split length must be positive")
+        self.maxSpeed = maxSpeed
+        self.pauseSpeed = pauseSpeed
+        self.resumeSpeed = resumeSpeed
+        self.elevationThreshold = elevationThreshold
+        self.runningCostKcalPerKgKm = runningCostKcalPerKgKm
+        self.splitLength = splitLength
+    }
+
+    public static let `default` = MetricsConfiguration()
+}

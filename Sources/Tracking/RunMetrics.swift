@@ -1,0 +1,128 @@
+import RunusCore
+
+/// Summary of one run, computed from a raw track: cleaning (record 0101), auto-pause with
+/// hysteresis (0102), elevation with hysteresis (0103), calories (0104).
+///
+/// Distance counts only segments flagged moving, so GPS drift while standing still adds
+/// nothing. An empty track gives zeros (start and end 0); one fix gives zero distance.
+public struct RunMetrics: Sendable {
+    /// First kept fix, Unix seconds.
+    public let startTime: EpochSeconds
+    /// Last kept fix, Unix seconds.
+    public let endTime: EpochSeconds
+    /// Moving distance in metres, ≥ 0.
+    public let distance: Meters
+    /// endTime − startTime in seconds, ≥ 0.
+    public let elapsed: Seconds
+    /// Time spent moving (auto-pause excluded) in seconds, in [0, elapsed].
+    public let moving: Seconds
+    /// Total climb in metres, ≥ 0 (0 without elevation data).
+    public let elevationGain: Meters
+    /// Total descent in metres, ≥ 0 (0 without elevation data).
+    public let elevationLoss: Meters
+    /// Elapsed time per km in s/km; nil when distance is 0.
+    public let averagePace: SecondsPerKm?
+    /// Moving time per km in s/km; nil when distance is 0.
+    public let movingPace: SecondsPerKm?
+    /// Per-km splits by moving time, the last one partial.
+    public let splits: [Split]
+    /// Energy estimate in kcal (±20 %, record 0104), when a body mass was given.
+    public let calories: Double?
+    /// Time-weighted mean heart rate in bpm over segments with heart rate at both ends; nil
+    /// when the track has no heart rate.
+    public let averageHeartRate: Double?
+    /// Cumulative distance against time of the cleaned track.
+    public let profile: DistanceProfile
+
+    /// - Parameters:
+    ///   - weightKg: body mass in kg (> 0), needed for calories.
+    public init(track: Track, weightKg: Double? = nil, configuration: MetricsConfiguration = .default) {
+        let points = track.cleaned(configuration: configuration).points
+        let n = points.count
+        var times: [EpochSeconds] = [], distances: [Meters] = [], movingFlags: [Bool] = []
+        times.reserveCapacity(n); distances.reserveCapacity(n); movingFlags.reserveCapacity(n)
+
+        var cumulative: Meters = 0, movingTime: Seconds = 0
+        var isMoving = true           // a run starts moving; the first slow segment pauses it
+        var hrWeighted = 0.0, hrSeconds = 0.0
+        for (i, p) in points.enumerated() {
+            if i > 0 {
+                let q = points[i - 1]
+                let dt = p.time - q.time
+                let d = Geodesy.localDistance(latitude1: q.latitude, longitude1: q.longitude,
+                                              latitude2: p.latitude, longitude2: p.longitude)
+                let speed = d / dt
+                // Hysteresis (record 0102): pause below pauseSpeed, resume above resumeSpeed.
+                if isMoving && speed < configuration.pauseSpeed { isMoving = false }
+                else if !isMoving && speed > configuration.resumeSpeed { isMoving = true }
+                if isMoving { cumulative += d; movingTime += dt }
+                if let h0 = q.heartRate, let h1 = p.heartRate {
+                    hrWeighted += (h0 + h1) / 2 * dt; hrSeconds += dt
+                }
+            }
+            times.append(p.time)
+            distances.append(cumulative)
+            movingFlags.append(i > 0 && isMoving)
+        }
+        let profile = DistanceProfile(times: times, distances: distances, moving: movingFlags)
+        self.profile = profile
+        startTime = points.first?.time ?? 0
+        endTime = points.last?.time ?? 0
+        distance = cumulative
+        elapsed = endTime - startTime
+        moving = movingTime
+        averagePace = Pace.secondsPerKm(distance: cumulative, duration: elapsed)
+        movingPace = Pace.secondsPerKm(distance: cumulative, duration: movingTime)
+        splits = RunMetrics.splits(profile: profile, length: configuration.splitLength)
+        (elevationGain, elevationLoss) = RunMetrics.elevationChange(
+            points.compactMap(\.elevation), threshold: configuration.elevationThreshold)
+        if let weightKg {
+            precondition(weightKg > 0, "RunMetrics: weightKg must be positive, got \(weightKg)")
+            calories = configuration.runningCostKcalPerKgKm * weightKg * cumulative / 1000
+        } else {
+            calories = nil
+        }
+        if hrSeconds > 0 {
+            averageHeartRate = hrWeighted / hrSeconds
+        } else {
+            let hrs = points.compactMap(\.heartRate)
+            averageHeartRate = hrs.isEmpty ? nil : hrs.reduce(0, +) / Double(hrs.count)
+        }
+    }
+
+    /// Splits of `length` metres by moving time; the last one is partial when the distance is
+    /// not a multiple (a remainder under 1 mm is dropped as rounding).
+    static func splits(profile: DistanceProfile, length: Meters) -> [Split] {
+        let total = profile.totalDistance
+        var result: [Split] = []
+        var start: Meters = 0
+        while total - start > 1e-3 {
+            let end = min(start + length, total)
+            result.append(Split(index: result.count + 1, distance: end - start,
+                                duration: profile.movingDuration(from: start, to: end)))
+            start = end
+        }
+        return result
+    }
+
+    /// Gain and loss in metres with hysteresis `threshold` (record 0103): a turn counts only once
+    /// the height has moved `threshold` from the reference; in a confirmed direction every new
+    /// extreme ratchets the reference, so noise smaller than the threshold adds nothing.
+    static func elevationChange(_ heights: [Meters], threshold: Meters) -> (gain: Meters, loss: Meters) {
+        let heights = heights.filter(\.isFinite)
+        guard var reference = heights.first else { return (0, 0) }
+        enum Direction { case unknown, up, down }
+        var direction = Direction.unknown
+        var gain: Meters = 0, loss: Meters = 0
+        for h in heights.dropFirst() {
+            if h - reference >= threshold && threshold > 0 || (direction == .up && h > reference)
+                || (threshold == 0 && h > reference) {
+                gain += h - reference; reference = h; direction = .up
+            } else if reference - h >= threshold && threshold > 0 || (direction == .down && h < reference)
+                || (threshold == 0 && h < reference) {
+                loss += reference - h; reference = h; direction = .down
+            }
+        }
+        return (gain, loss)
+    }
+}

@@ -1,0 +1,109 @@
+import Testing
+import RunusCore
+@testable import Tracking
+
+@Suite("Run metrics")
+struct RunMetricsTests {
+    /// Summing 3 m steps with the local approximation vs. geodesic steps: < 1e-5 relative
+    /// (record 0100), plus the 1e-3 m split-boundary rounding; 1e-4 relative is generous.
+    static let distanceRelTolerance = 1e-4
+
+    @Test("a straight line at 3 m/s for 3500 s gives 10.5 km, 11 splits and 5:33/km")
+    func straightLine() {
+        var b = TrackBuilder()
+        b.run(speed: 3, seconds: 3500)
+        let m = RunMetrics(track: b.track, weightKg: 70)
+        #expect(abs(m.distance / 10_500 - 1) < Self.distanceRelTolerance)
+        #expect(m.elapsed == 3500 && m.moving == 3500)
+        #expect(m.splits.count == 11)
+        for s in m.splits.prefix(10) {
+            #expect(abs(s.distance - 1000) < 1e-9)
+            #expect(abs(s.duration - 1000.0 / 3) < 0.1)   // 0.1 s ≈ 0.3 m of the 1e-4 distance budget
+            #expect(abs(s.pace - 1000.0 / 3) < 0.1)
+        }
+        #expect(abs(m.splits[10].distance - 500) < 1.1)
+        #expect(m.splits.map(\.index) == Array(1...11))
+        #expect(abs(m.movingPace! - 1000.0 / 3) < 0.1)
+        #expect(abs(m.averagePace! - 1000.0 / 3) < 0.1)
+        // Record 0104: 1.0 kcal/kg/km × 70 kg × 10.5 km.
+        #expect(abs(m.calories! - 735) < 0.1)
+        #expect(m.elevationGain == 0 && m.averageHeartRate == nil)
+    }
+
+    @Test("a 5-minute stop with GPS jitter is excluded from moving time and distance")
+    func stopExcluded() {
+        var b = TrackBuilder()
+        b.run(speed: 3, seconds: 600)
+        var rng = SeededGenerator(seed: 7)
+        let anchor = (b.latitude, b.longitude)
+        for _ in 0..<300 {   // standing still: fixes scatter ±0.15 m around one spot, < 0.5 m/s
+            b.time += 1
+            let p = Geodesy.destination(latitude: anchor.0, longitude: anchor.1,
+                                        bearing: rng.uniform(0, 360), distance: rng.uniform(0, 0.15))
+            b.points.append(TrackPoint(time: b.time, latitude: p.latitude, longitude: p.longitude))
+        }
+        b.latitude = anchor.0; b.longitude = anchor.1
+        b.run(speed: 3, seconds: 600)
+        let m = RunMetrics(track: b.track)
+        #expect(m.elapsed == 1500)
+        // The first still fix and the resume fix are the only segments that can straddle.
+        #expect(abs(m.moving - 1200) <= 2, "moving \(m.moving)")
+        #expect(abs(m.distance - 3600) < 1, "distance \(m.distance)")
+        #expect(m.averagePace! > m.movingPace!)
+    }
+
+    @Test("hysteresis: 0.7 m/s keeps a run moving but does not resume a pause")
+    func hysteresis() {
+        var moving = TrackBuilder()
+        moving.run(speed: 3, seconds: 60); moving.run(speed: 0.7, seconds: 60)
+        #expect(RunMetrics(track: moving.track).moving == 120)
+        var paused = TrackBuilder()
+        paused.run(speed: 3, seconds: 60); paused.run(speed: 0.2, seconds: 30); paused.run(speed: 0.7, seconds: 60)
+        #expect(RunMetrics(track: paused.track).moving == 60)
+    }
+
+    @Test("a GPS jump and out-of-order fixes are dropped")
+    func cleaning() {
+        var b = TrackBuilder()
+        b.run(speed: 3, seconds: 100)
+        var dirty = b.points
+        let far = Geodesy.destination(latitude: dirty[50].latitude, longitude: dirty[50].longitude, bearing: 90, distance: 1000)
+        dirty[50] = TrackPoint(time: dirty[50].time, latitude: far.latitude, longitude: far.longitude)
+        dirty.insert(dirty[20], at: 30)         // a repeated old fix: time goes backwards
+        dirty.insert(dirty[60], at: 61)         // a duplicate time stamp
+        let cleaned = Track(points: dirty).cleaned()
+        #expect(cleaned.points.count == b.points.count - 1)
+        #expect(abs(RunMetrics(track: Track(points: dirty)).distance - 300) < 0.1)
+    }
+
+    /// Uniform noise in [−2, 2] m: peak to peak 4 m, below the 5 m threshold (record 0103).
+    @Test("elevation noise below the threshold gives zero gain; a 100 m climb gives ~100 m")
+    func elevation() {
+        var rng = SeededGenerator(seed: 3)
+        let flatNoise = (0..<1000).map { _ in 200 + rng.uniform(-2, 2) }
+        let flat = RunMetrics.elevationChange(flatNoise, threshold: 5)
+        #expect(flat.gain == 0 && flat.loss == 0)
+        let hill = (0..<1000).map { i in 200 + Double(min(i, 500)) / 5 + rng.uniform(-2, 2) }
+        let climb = RunMetrics.elevationChange(hill, threshold: 5)
+        // True climb 100 m; the noise can add at most its 4 m peak to peak at each end.
+        #expect(abs(climb.gain - 100) <= 4, "gain \(climb.gain)")
+        #expect(climb.loss <= 4)
+        // Zero threshold counts every wiggle: the noise dominates.
+        #expect(RunMetrics.elevationChange(flatNoise, threshold: 0).gain > 500)
+    }
+
+    @Test("heart rate average is time weighted; empty and single-fix tracks give zeros")
+    func heartRateAndEdges() {
+        var b = TrackBuilder()
+        b.points[0].heartRate = 150
+        b.run(speed: 3, seconds: 10, interval: 1, heartRate: 150)
+        b.run(speed: 3, seconds: 10, interval: 5, heartRate: 170)
+        // 10 s at 150, then 5 s ramp 150→170 (mean 160) and 5 s at 170.
+        let m = RunMetrics(track: b.track)
+        #expect(abs(m.averageHeartRate! - (10 * 150 + 5 * 160 + 5 * 170) / 20) < 1e-9)
+        let empty = RunMetrics(track: Track(points: []))
+        #expect(empty.distance == 0 && empty.elapsed == 0 && empty.splits.isEmpty && empty.movingPace == nil)
+        let one = RunMetrics(track: Track(points: [TrackPoint(time: 5, latitude: 1, longitude: 2)]), weightKg: 60)
+        #expect(one.startTime == 5 && one.endTime == 5 && one.calories == 0)
+    }
+}
