@@ -66,3 +66,7 @@ struct RunPlan: Sendable {
         return RunPlan(legs: legs)
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+#endif

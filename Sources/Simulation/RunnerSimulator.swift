@@ -97,3 +97,7 @@ public enum RunnerSimulator {
         return SimulatedRunner(profile: traits.profile, runs: runs, assignments: assignments)
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+#endif
