@@ -41,6 +41,8 @@ public enum LogisticRegression {
         public let objective: Double
         /// Final max-abs gradient of f (same units as f per standardized unit), >= 0.
         public let gradientMaxAbs: Double
+        /// Number of training rows, > 0 (including rows of weight 0).
+        public let rows: Int
         /// Σ wᵢ over the training rows (the number of rows when unweighted), > 0.
         public let totalWeight: Double
     }
@@ -143,7 +145,7 @@ public enum LogisticRegression {
         }
 
         let report = FitReport(iterations: iterations, converged: converged, objective: objective,
-                               gradientMaxAbs: gradientMaxAbs, totalWeight: totalWeight)
+                               gradientMaxAbs: gradientMaxAbs, rows: n, totalWeight: totalWeight)
         return LogisticRegressionModel(standardizer: standardizer, coefficients: Array(beta[0..<p]),
                                        intercept: configuration.fitIntercept ? beta[p] : 0, fitReport: report)
     }
