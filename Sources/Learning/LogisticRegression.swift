@@ -79,7 +79,7 @@ public enum LogisticRegression {
         var curvature = margin       // wᵢσᵢ(1 - σᵢ)
         var gradient = beta
         var step = beta
-        var scratch = Matrix(rows: n, cols: dim)
+        var scratch = [Double](repeating: 0, count: Matrix.gramBlockRows * dim)
         var hessian = Matrix(rows: dim, cols: dim)
 
         design.gemv(x: beta, y: &margin)

@@ -45,7 +45,7 @@ struct MatrixBLASTests {
         }
     }
 
-    @Test("weighted Gram XᵀWX is symmetric and matches the naive triple loop", arguments: [(1, 1), (30, 4), (120, 9)])
+    @Test("weighted Gram XᵀWX is symmetric and matches the naive triple loop", arguments: [(1, 1), (30, 4), (120, 9), (9000, 2)])
     func weightedGram(shape: (Int, Int)) {
         let (n, p) = shape
         let a = randomMatrix(rows: n, cols: p, seed: 42)
