@@ -38,7 +38,7 @@ public enum LearningError: Error, Equatable, Sendable, CustomStringConvertible {
             return message
         case let .singularHessian(iteration, info):
             return "Newton iteration \(iteration): Hessian is not positive definite (LAPACKE_dposv info \(info)); "
-                + "use l2 > 0 or remove duplicated/constant features"
+                + "expected with l2 = 0 and collinear or separable features (use l2 > 0), or when every prediction is saturated"
         case let .invalidMetricInput(metric, row, value, expected):
             return "\(metric), row \(row): value \(value), expected \(expected)"
         case let .invalidArtifact(field, problem):

@@ -41,6 +41,8 @@ public enum LogisticRegression {
         public let objective: Double
         /// Final max-abs gradient of f (same units as f per standardized unit), >= 0.
         public let gradientMaxAbs: Double
+        /// Step halvings taken by the line search over all iterations, >= 0 (0 = pure Newton).
+        public let halvings: Int
         /// Number of training rows, > 0 (including rows of weight 0).
         public let rows: Int
         /// Σ wᵢ over the training rows (the number of rows when unweighted), > 0.
@@ -61,6 +63,13 @@ public enum LogisticRegression {
     /// (only possible with l2 = 0). Not converging is reported, not thrown.
     public static func fit(x: Matrix, y: [Double], weights: [Double]? = nil,
                            configuration: Configuration = Configuration()) throws -> LogisticRegressionModel {
+        try fit(x: x, y: y, weights: weights, configuration: configuration, start: nil)
+    }
+
+    /// `fit` from given standardized parameters (β..., b) instead of (0, logit(ȳ)); tests use it
+    /// to start where the full Newton step overshoots.
+    static func fit(x: Matrix, y: [Double], weights: [Double]?, configuration: Configuration,
+                    start: [Double]?) throws -> LogisticRegressionModel {
         let (totalWeight, labelMean) = try validate(x: x, y: y, weights: weights, configuration: configuration)
         let n = x.rows, p = x.cols
         let dim = p + (configuration.fitIntercept ? 1 : 0)
@@ -72,6 +81,10 @@ public enum LogisticRegression {
         // Work arrays, allocated once.
         var beta = [Double](repeating: 0, count: dim)
         if configuration.fitIntercept { beta[p] = Logistic.logit(labelMean) }
+        if let start {
+            precondition(start.count == dim, "start has \(start.count) values, expected \(dim)")
+            beta = start
+        }
         var trial = beta
         var margin = [Double](repeating: 0, count: n)
         var trialMargin = margin
@@ -85,6 +98,7 @@ public enum LogisticRegression {
         design.gemv(x: beta, y: &margin)
         var objective = Self.objective(margin: margin, beta: beta, y: y, w: w, lambda: lambda, penalised: p)
         var iterations = 0
+        var halvings = 0
         var converged = false
         var gradientMaxAbs = 0.0
 
@@ -139,13 +153,14 @@ public enum LogisticRegression {
                     break
                 }
                 t *= 0.5
+                halvings += 1
             }
             if !accepted { break }   // stalled: no decrease along the Newton direction
             iterations += 1
         }
 
         let report = FitReport(iterations: iterations, converged: converged, objective: objective,
-                               gradientMaxAbs: gradientMaxAbs, rows: n, totalWeight: totalWeight)
+                               gradientMaxAbs: gradientMaxAbs, halvings: halvings, rows: n, totalWeight: totalWeight)
         return LogisticRegressionModel(standardizer: standardizer, coefficients: Array(beta[0..<p]),
                                        intercept: configuration.fitIntercept ? beta[p] : 0, fitReport: report)
     }

@@ -1,5 +1,8 @@
 import Testing
 import RunusCore
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import Learning
 
 /// The solver stops when max|∇f| <= tolerance·Σw (default 1e-8 per unit weight); the naive
@@ -35,6 +38,40 @@ struct LogisticRegressionTests {
                                intercept: model.intercept, lambda: lambda, withIntercept: true)
         let totalWeight = weights.reduce(0, +)
         for (j, gj) in g.enumerated() { #expect(abs(gj) / totalWeight <= stationarityTolerance, "coordinate \(j): \(gj)") }
+        // The reported objective is the documented one, recomputed naively (sum of 500 terms:
+        // rounding-order differences stay below 1e-12 relative).
+        var naive = 0.0
+        for i in 0..<500 {
+            var z = model.intercept
+            for j in 0..<3 { z += model.coefficients[j] * (d.x[i, j] - means[j]) / scales[j] }
+            let p = Naive.sigmoid(z)
+            naive -= weights[i] * (d.y[i] == 1 ? log(p) : log(1 - p))
+        }
+        naive += 0.5 * lambda * model.coefficients.reduce(0) { $0 + $1 * $1 }
+        #expect(abs(report.objective - naive) <= 1e-12 * naive)
+        #expect(report.rows == 500 && report.totalWeight == totalWeight)
+    }
+
+    @Test("the defaults are scikit-learn's C = 1 with an unpenalised intercept")
+    func defaults() {
+        let c = LogisticRegression.Configuration()
+        #expect(c.l2 == 1 && c.maxIterations == 50 && c.tolerance == 1e-8 && c.fitIntercept)
+    }
+
+    @Test("step halving rescues a start where the full Newton step overshoots")
+    func lineSearch() throws {
+        let d = data(rows: 300, seed: 21)
+        let reference = try LogisticRegression.fit(x: d.x, y: d.y)
+        // At β = (25, -25, 25) almost every example is predicted with certainty, the curvature
+        // σ(1 - σ) is tiny and the undamped Newton step lands far beyond the optimum.
+        let model = try LogisticRegression.fit(x: d.x, y: d.y, weights: nil, configuration: .init(),
+                                               start: [25, -25, 25, 0])
+        let report = try #require(model.fitReport)
+        #expect(report.halvings > 0)
+        #expect(report.converged)
+        for j in 0..<3 { #expect(abs(model.coefficients[j] - reference.coefficients[j]) <= oracleAgreement) }
+        #expect(abs(model.intercept - reference.intercept) <= oracleAgreement)
+        #expect(reference.fitReport?.halvings == 0)
     }
 
     @Test("agrees with an independent naive Newton solver with Gaussian elimination")
