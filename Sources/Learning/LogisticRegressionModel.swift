@@ -60,6 +60,11 @@ public struct LogisticRegressionModel: Sendable, Equatable {
         Logistic.sigmoid(decisionFunction(row: row))
     }
 
+    /// P(y = 1) for one raw row given in place (e.g. from `Matrix.withRow`), in [0, 1].
+    public func probability(row: UnsafeBufferPointer<Double>) -> Double {
+        Logistic.sigmoid(decisionFunction(row: row))
+    }
+
     /// Margins for every row of `x` (one `dgemv`). Agrees with the row-by-row function up to
     /// summation order (a few ulps), not bitwise.
     public func decisionFunction(x: Matrix) -> [Double] {

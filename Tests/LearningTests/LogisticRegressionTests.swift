@@ -144,6 +144,7 @@ struct LogisticRegressionTests {
             #expect(abs(model.decisionFunction(row: row) - z) <= 1e-12 * max(1, abs(z)))
             #expect(abs(margins[i] - model.decisionFunction(row: row)) <= 1e-12 * max(1, abs(z)))
             #expect(abs(batch[i] - model.probability(row: row)) <= 1e-12)
+            #expect(d.x.withRow(i) { model.probability(row: $0) } == model.probability(row: row))
         }
     }
 
