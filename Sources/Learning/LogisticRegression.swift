@@ -1,0 +1,200 @@
+import CLAPACKE
+
+/// L2-penalised logistic regression on standardized features, fitted by Newton's method (IRLS)
+/// with a Cholesky solve and step halving.
+///
+/// Objective, over the standardized features z (see `Standardizer`) and parameters (β, b):
+///
+///     f(β, b) = Σᵢ wᵢ · logloss(yᵢ, b + β·zᵢ) + (λ/2)·‖β‖²
+///
+/// with the intercept b not penalised. This is scikit-learn's `LogisticRegression(C = 1/λ)`
+/// after a `StandardScaler` (its objective is ours divided by λ, same minimiser).
+/// See docs/decisions/0301-logistic-regression-objective-and-stopping.md.
+public enum LogisticRegression {
+    /// Hyperparameters; plain values, validated by `fit`.
+    public struct Configuration: Sendable, Equatable {
+        /// λ, the L2 penalty on the standardized coefficients, >= 0 (dimensionless; 0 = none).
+        public var l2: Double
+        /// Maximum number of Newton steps, >= 0. Newton usually needs 5–10.
+        public var maxIterations: Int
+        /// Stop when max|∇f| <= tolerance · Σwᵢ, i.e. the gradient of the per-unit-weight mean
+        /// objective is below `tolerance` in every coordinate. >= 0; 0 runs `maxIterations` steps.
+        public var tolerance: Double
+        /// Whether to fit the (unpenalised) intercept b; when false b = 0 on the standardized scale.
+        public var fitIntercept: Bool
+
+        public init(l2: Double = 1.0, maxIterations: Int = 50, tolerance: Double = 1e-8, fitIntercept: Bool = true) {
+            self.l2 = l2
+            self.maxIterations = maxIterations
+            self.tolerance = tolerance
+            self.fitIntercept = fitIntercept
+        }
+    }
+
+    /// How the solver ended.
+    public struct FitReport: Sendable, Equatable {
+        /// Newton steps taken, in 0...maxIterations.
+        public let iterations: Int
+        /// True when the gradient test passed (see `Configuration.tolerance`).
+        public let converged: Bool
+        /// Final objective f (nats × weight units, >= 0).
+        public let objective: Double
+        /// Final max-abs gradient of f (same units as f per standardized unit), >= 0.
+        public let gradientMaxAbs: Double
+        /// Step halvings taken by the line search over all iterations, >= 0 (0 = pure Newton).
+        public let halvings: Int
+        /// Number of training rows, > 0 (including rows of weight 0).
+        public let rows: Int
+        /// Σ wᵢ over the training rows (the number of rows when unweighted), > 0.
+        public let totalWeight: Double
+    }
+
+    /// Armijo sufficient-decrease constant for the step-halving line search (Nocedal & Wright's 1e-4).
+    static let armijo = 1e-4
+    /// Maximum halvings of one Newton step before the solver declares a stall (2^-40 ≈ 1e-12).
+    static let maxHalvings = 40
+    /// Relative slack on the objective comparison: near the optimum the true decrease is below
+    /// the rounding error of a sum over n rows, and a full Newton step must not be refused for it.
+    static let roundingSlack = 1e-13
+
+    /// Fits the model on rows of `x` (features, finite), labels `y` (0 or 1, one per row) and
+    /// optional observation `weights` (finite, >= 0, one per row; a weight k equals k copies).
+    /// Throws `LearningError` for bad data or configuration, or when the Hessian is singular
+    /// (only possible with l2 = 0). Not converging is reported, not thrown.
+    public static func fit(x: Matrix, y: [Double], weights: [Double]? = nil,
+                           configuration: Configuration = Configuration()) throws -> LogisticRegressionModel {
+        try fit(x: x, y: y, weights: weights, configuration: configuration, start: nil)
+    }
+
+    /// `fit` from given standardized parameters (β..., b) instead of (0, logit(ȳ)); tests use it
+    /// to start where the full Newton step overshoots.
+    static func fit(x: Matrix, y: [Double], weights: [Double]?, configuration: Configuration,
+                    start: [Double]?) throws -> LogisticRegressionModel {
+        let (totalWeight, labelMean) = try validate(x: x, y: y, weights: weights, configuration: configuration)
+        let n = x.rows, p = x.cols
+        let dim = p + (configuration.fitIntercept ? 1 : 0)
+        let lambda = configuration.l2
+        let w = weights ?? [Double](repeating: 1, count: n)
+        let standardizer = Standardizer.fit(x, weights: weights)
+        let design = designMatrix(x, standardizer: standardizer, withIntercept: configuration.fitIntercept)
+
+        // Work arrays, allocated once.
+        var beta = [Double](repeating: 0, count: dim)
+        if configuration.fitIntercept { beta[p] = Logistic.logit(labelMean) }
+        if let start {
+            precondition(start.count == dim, "start has \(start.count) values, expected \(dim)")
+            beta = start
+        }
+        var trial = beta
+        var margin = [Double](repeating: 0, count: n)
+        var trialMargin = margin
+        var residual = margin        // wᵢ(σᵢ - yᵢ)
+        var curvature = margin       // wᵢσᵢ(1 - σᵢ)
+        var gradient = beta
+        var step = beta
+        var scratch = [Double](repeating: 0, count: Matrix.gramBlockRows * dim)
+        var hessian = Matrix(rows: dim, cols: dim)
+
+        design.gemv(x: beta, y: &margin)
+        var objective = Self.objective(margin: margin, beta: beta, y: y, w: w, lambda: lambda, penalised: p)
+        var iterations = 0
+        var halvings = 0
+        var converged = false
+        var gradientMaxAbs = 0.0
+
+        while true {
+            // Gradient: Zᵀ r + λβ (intercept not penalised).
+            y.withUnsafeBufferPointer { yp in
+                w.withUnsafeBufferPointer { wp in
+                    margin.withUnsafeBufferPointer { m in
+                        residual.withUnsafeMutableBufferPointer { r in
+                            curvature.withUnsafeMutableBufferPointer { h in
+                                for i in 0..<n {
+                                    let s = Logistic.sigmoid(m[i])
+                                    r[i] = wp[i] * (s - yp[i])
+                                    h[i] = wp[i] * s * (1 - s)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            design.gemv(transposed: true, x: residual, y: &gradient)
+            for j in 0..<p { gradient[j] += lambda * beta[j] }
+            gradientMaxAbs = gradient.reduce(0) { max($0, abs($1)) }
+            if gradientMaxAbs <= configuration.tolerance * totalWeight { converged = true; break }
+            if iterations >= configuration.maxIterations { break }
+
+            // Newton system (ZᵀHZ + λI) d = g, upper triangle, solved in place by Cholesky.
+            design.weightedGramUpper(weights: curvature, scratch: &scratch, into: &hessian)
+            hessian.withUnsafeMutableBufferPointer { hp in for j in 0..<p { hp[j * dim + j] += lambda } }
+            for j in 0..<dim { step[j] = gradient[j] }
+            let info = hessian.withUnsafeMutableBufferPointer { hp in
+                step.withUnsafeMutableBufferPointer { sp in
+                    LAPACKE_dposv(LAPACK_ROW_MAJOR, CChar(UInt8(ascii: "U")), blasSize(dim), 1,
+                                  hp.baseAddress, blasSize(dim), sp.baseAddress, 1)
+                }
+            }
+            if info != 0 { throw LearningError.singularHessian(iteration: iterations, info: Int(info)) }
+            // The move is -t·step; its directional derivative is -g·step < 0.
+            let slope = -BLAS.dot(gradient, step)
+
+            var t = 1.0
+            var accepted = false
+            for _ in 0...maxHalvings {
+                for j in 0..<dim { trial[j] = beta[j] - t * step[j] }
+                design.gemv(x: trial, y: &trialMargin)
+                let candidate = Self.objective(margin: trialMargin, beta: trial, y: y, w: w, lambda: lambda, penalised: p)
+                if candidate <= objective + armijo * t * slope + roundingSlack * abs(objective) {
+                    swap(&beta, &trial)
+                    swap(&margin, &trialMargin)
+                    objective = candidate
+                    accepted = true
+                    break
+                }
+                t *= 0.5
+                halvings += 1
+            }
+            if !accepted { break }   // stalled: no decrease along the Newton direction
+            iterations += 1
+        }
+
+        let report = FitReport(iterations: iterations, converged: converged, objective: objective,
+                               gradientMaxAbs: gradientMaxAbs, halvings: halvings, rows: n, totalWeight: totalWeight)
+        return LogisticRegressionModel(standardizer: standardizer, coefficients: Array(beta[0..<p]),
+                                       intercept: configuration.fitIntercept ? beta[p] : 0, fitReport: report)
+    }
+
+    /// The standardized features with a trailing column of ones when there is an intercept.
+    static func designMatrix(_ x: Matrix, standardizer: Standardizer, withIntercept: Bool) -> Matrix {
+        let n = x.rows, p = x.cols, dim = p + (withIntercept ? 1 : 0)
+        var design = Matrix(rows: n, cols: dim, repeating: 1)
+        x.withUnsafeBufferPointer { src in
+            standardizer.means.withUnsafeBufferPointer { m in
+                standardizer.scales.withUnsafeBufferPointer { s in
+                    design.withUnsafeMutableBufferPointer { dst in
+                        for i in 0..<n {
+                            for j in 0..<p { dst[i * dim + j] = (src[i * p + j] - m[j]) / s[j] }
+                        }
+                    }
+                }
+            }
+        }
+        return design
+    }
+
+    /// f = Σ wᵢ·logloss(yᵢ, marginᵢ) + (λ/2)·Σ_{j<penalised} βⱼ².
+    static func objective(margin: [Double], beta: [Double], y: [Double], w: [Double], lambda: Double, penalised: Int) -> Double {
+        var loss = 0.0
+        margin.withUnsafeBufferPointer { m in
+            y.withUnsafeBufferPointer { yp in
+                w.withUnsafeBufferPointer { wp in
+                    for i in m.indices where wp[i] != 0 { loss += wp[i] * Logistic.logLoss(margin: m[i], label: yp[i]) }
+                }
+            }
+        }
+        var squares = 0.0
+        for j in 0..<penalised { squares += beta[j] * beta[j] }
+        return loss + 0.5 * lambda * squares
+    }
+}
