@@ -52,3 +52,8 @@ enum Sample {
 
     static let day = CivilDate(year: 2026, month: 3, day: 14)!
 }
+
+/// Oracle order "by key, then id in byte order".
+func keyThenID(_ keyA: Double, _ idA: String, _ keyB: Double, _ idB: String) -> Bool {
+    keyA != keyB ? keyA < keyB : binaryLess(idA, idB)
+}
