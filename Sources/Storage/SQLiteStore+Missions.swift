@@ -1,0 +1,101 @@
+import RunusCore
+
+extension SQLiteStore: MissionStore {
+    private static let columns = """
+        id, user_id, day, kind, spec_json, model_version, p_complete, xp, status, run_id, progress, \
+        p_true, offered_at
+        """
+
+    /// Inserts an assignment; a duplicate id throws (SQLITE_CONSTRAINT).
+    public func insertAssignment(_ a: MissionAssignment) throws {
+        try connection.withStatement("""
+            INSERT INTO mission_assignments (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """) { s in
+            try s.bind(a.id, at: 1)
+            try s.bind(a.userID, at: 2)
+            try s.bind(a.day.description, at: 3)
+            try s.bind(a.kind, at: 4)
+            try s.bind(a.specJSON, at: 5)
+            try s.bind(a.modelVersion, at: 6)
+            try s.bind(a.pComplete, at: 7)
+            try s.bind(a.xp, at: 8)
+            try s.bind(a.status.rawValue, at: 9)
+            try s.bind(a.runID, at: 10)
+            try s.bind(a.progress, at: 11)
+            try s.bind(a.pTrue, at: 12)
+            try s.bind(a.offeredAt, at: 13)
+            try s.step()
+        }
+    }
+
+    /// Updates status, run id and progress; throws `StorageError.notFound` for an unknown id.
+    public func updateAssignment(id: String, status: MissionStatus, runID: String?, progress: Double?) throws {
+        let changed = try connection.withStatement(
+            "UPDATE mission_assignments SET status = ?, run_id = ?, progress = ? WHERE id = ?"
+        ) { s in
+            try s.bind(status.rawValue, at: 1)
+            try s.bind(runID, at: 2)
+            try s.bind(progress, at: 3)
+            try s.bind(id, at: 4)
+            try s.step()
+            return connection.changes
+        }
+        if changed == 0 { throw StorageError.notFound(table: "mission_assignments", id: id) }
+    }
+
+    /// A runner's assignments for one local day, in insertion order.
+    public func assignments(user: UserID, day: CivilDate) throws -> [MissionAssignment] {
+        try connection.withStatement("""
+            SELECT \(Self.columns) FROM mission_assignments WHERE user_id = ? AND day = ? ORDER BY seq
+            """) { s in
+            try s.bind(user, at: 1)
+            try s.bind(day.description, at: 2)
+            return try Self.assignments(from: s)
+        }
+    }
+
+    /// A runner's assignments with day in [from, to], ordered by day then insertion.
+    public func assignments(user: UserID, from: CivilDate, to: CivilDate) throws -> [MissionAssignment] {
+        try connection.withStatement("""
+            SELECT \(Self.columns) FROM mission_assignments
+            WHERE user_id = ? AND day >= ? AND day <= ? ORDER BY day, seq
+            """) { s in
+            try s.bind(user, at: 1)
+            try s.bind(from.description, at: 2)
+            try s.bind(to.description, at: 3)
+            return try Self.assignments(from: s)
+        }
+    }
+
+    /// Every completed or failed assignment, ordered by offeredAt then id (training labels).
+    public func decidedAssignments() throws -> [MissionAssignment] {
+        try connection.withStatement("""
+            SELECT \(Self.columns) FROM mission_assignments
+            WHERE status IN ('completed', 'failed') ORDER BY offered_at, id
+            """) { s in try Self.assignments(from: s) }
+    }
+
+    private static func assignments(from s: Statement) throws -> [MissionAssignment] {
+        var result: [MissionAssignment] = []
+        while try s.step() { result.append(try assignment(from: s)) }
+        return result
+    }
+
+    private static func assignment(from s: Statement) throws -> MissionAssignment {
+        let dayText = s.string(at: 2)
+        guard let day = CivilDate(iso: dayText) else {
+            throw StorageError.invalidValue(table: "mission_assignments", column: "day", value: dayText,
+                                            expected: "a date YYYY-MM-DD")
+        }
+        let statusText = s.string(at: 8)
+        guard let status = MissionStatus(rawValue: statusText) else {
+            throw StorageError.invalidValue(table: "mission_assignments", column: "status", value: statusText,
+                                            expected: MissionStatus.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return MissionAssignment(id: s.string(at: 0), userID: s.string(at: 1), day: day, kind: s.string(at: 3),
+                                 specJSON: s.string(at: 4), modelVersion: s.string(at: 5),
+                                 pComplete: s.double(at: 6), xp: s.int(at: 7), status: status,
+                                 runID: s.optionalString(at: 9), progress: s.optionalDouble(at: 10),
+                                 pTrue: s.optionalDouble(at: 11), offeredAt: s.double(at: 12))
+    }
+}

@@ -1,0 +1,81 @@
+import RunusCore
+
+extension SQLiteStore: UserStore {
+    private static let userColumns = "id, birth_year, sex, height_cm, weight_kg, time_zone, utc_offset_s"
+
+    /// Inserts the profile, or replaces every field of an existing one with the same id (an
+    /// UPDATE in place, so rows that reference the user are untouched).
+    public func upsertUser(_ profile: UserProfile) throws {
+        try connection.withStatement("""
+            INSERT INTO users (\(Self.userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET birth_year = excluded.birth_year, sex = excluded.sex,
+                height_cm = excluded.height_cm, weight_kg = excluded.weight_kg,
+                time_zone = excluded.time_zone, utc_offset_s = excluded.utc_offset_s
+            """) { s in
+            try s.bind(profile.id, at: 1)
+            try s.bind(profile.birthYear, at: 2)
+            try s.bind(profile.sex, at: 3)
+            try s.bind(profile.heightCm, at: 4)
+            try s.bind(profile.weightKg, at: 5)
+            try s.bind(profile.timeZone, at: 6)
+            try s.bind(profile.utcOffsetSeconds, at: 7)
+            try s.step()
+        }
+    }
+
+    public func user(id: UserID) throws -> UserProfile? {
+        try connection.withStatement("SELECT \(Self.userColumns) FROM users WHERE id = ?") { s in
+            try s.bind(id, at: 1)
+            return try s.step() ? Self.user(from: s) : nil
+        }
+    }
+
+    /// All users ordered by id (byte order of the UTF-8 text, SQLite's BINARY collation).
+    public func allUsers() throws -> [UserProfile] {
+        try connection.withStatement("SELECT \(Self.userColumns) FROM users ORDER BY id") { s in
+            var users: [UserProfile] = []
+            while try s.step() { users.append(Self.user(from: s)) }
+            return users
+        }
+    }
+
+    private static func user(from s: Statement) -> UserProfile {
+        UserProfile(id: s.string(at: 0), birthYear: s.optionalInt(at: 1), sex: s.optionalString(at: 2),
+                    heightCm: s.optionalDouble(at: 3), weightKg: s.optionalDouble(at: 4),
+                    timeZone: s.string(at: 5), utcOffsetSeconds: s.int(at: 6))
+    }
+}
+
+extension SQLiteStore: RewardStore {
+    /// Inserts a ledger entry; a duplicate id throws (SQLITE_CONSTRAINT).
+    public func insertReward(_ reward: RewardEntry) throws {
+        try connection.withStatement(
+            "INSERT INTO rewards (id, user_id, time, xp, reason, ref_id) VALUES (?, ?, ?, ?, ?, ?)"
+        ) { s in
+            try s.bind(reward.id, at: 1)
+            try s.bind(reward.userID, at: 2)
+            try s.bind(reward.time, at: 3)
+            try s.bind(reward.xp, at: 4)
+            try s.bind(reward.reason, at: 5)
+            try s.bind(reward.refID, at: 6)
+            try s.step()
+        }
+    }
+
+    /// A runner's ledger ordered by time then id.
+    public func rewards(user: UserID) throws -> [RewardEntry] {
+        try connection.withStatement("""
+            SELECT id, user_id, time, xp, reason, ref_id FROM rewards
+            WHERE user_id = ? ORDER BY time, id
+            """) { s in
+            try s.bind(user, at: 1)
+            var entries: [RewardEntry] = []
+            while try s.step() {
+                entries.append(RewardEntry(id: s.string(at: 0), userID: s.string(at: 1), time: s.double(at: 2),
+                                           xp: s.int(at: 3), reason: s.string(at: 4),
+                                           refID: s.optionalString(at: 5)))
+            }
+            return entries
+        }
+    }
+}

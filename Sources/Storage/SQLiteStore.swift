@@ -1,0 +1,55 @@
+import RunusCore
+
+/// The engine's store on one SQLite file: implements `UserStore`, `RunStore`, `MissionStore`
+/// and `RewardStore` (Sources/RunusCore/Stores.swift). Safe to share between threads (one
+/// serialised connection). Every write outside `transaction` commits before it returns.
+public final class SQLiteStore: Sendable {
+    /// The underlying connection, for queries this type does not offer.
+    public let connection: SQLiteConnection
+
+    /// Opens or creates the database at `path` (`:memory:` for a private in-memory database) and
+    /// migrates it to `Schema.currentVersion`. Throws `StorageError.schemaTooNew` for a file
+    /// written by newer code.
+    public convenience init(path: String) throws {
+        try self.init(path: path, migrations: Schema.migrations)
+    }
+
+    /// Opens with an explicit migration list (tests use it to build older or newer schemas).
+    public init(path: String, migrations: [Migration]) throws {
+        connection = try SQLiteConnection(path: path)
+        do {
+            try connection.migrate(migrations)
+        } catch {
+            try? connection.close()
+            throw error
+        }
+    }
+
+    public var path: String { connection.path }
+
+    /// Runs `body` in one transaction (see `SQLiteConnection.transaction`): batch many inserts
+    /// for speed (one fsync at COMMIT instead of one per row); all of them or none are stored.
+    /// It `throws` rather than `rethrows` because BEGIN and COMMIT can fail on their own
+    /// (disk full, a deferred foreign-key violation).
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try connection.transaction(body)
+    }
+
+    /// Copies the WAL into the database file and truncates it (`PRAGMA wal_checkpoint(TRUNCATE)`).
+    public func checkpoint() throws { try connection.checkpoint() }
+
+    /// Checkpoints and closes; afterwards the file alone holds everything, byte-identical for
+    /// identical write sequences (docs/decisions/0401-deterministic-database-file.md).
+    public func close() throws { try connection.close() }
+
+    // MARK: Counts
+
+    public func userCount() throws -> Int { try count("SELECT COUNT(*) FROM users") }
+    public func runCount() throws -> Int { try count("SELECT COUNT(*) FROM runs") }
+    public func assignmentCount() throws -> Int { try count("SELECT COUNT(*) FROM mission_assignments") }
+    public func rewardCount() throws -> Int { try count("SELECT COUNT(*) FROM rewards") }
+
+    private func count(_ sql: String) throws -> Int {
+        try connection.withStatement(sql) { s in try s.step() ? s.int(at: 0) : 0 }
+    }
+}

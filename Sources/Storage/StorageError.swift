@@ -1,0 +1,43 @@
+import CSQLite
+
+/// Everything that can go wrong at the storage boundary. Messages name the operation, the SQL
+/// (when there is one), SQLite's result code and its message.
+public enum StorageError: Error, Equatable, CustomStringConvertible {
+    /// SQLite refused an operation. `code` is the extended result code (e.g. 2067 =
+    /// SQLITE_CONSTRAINT_UNIQUE); `sql` is the statement text when one was involved.
+    case sqlite(operation: String, sql: String?, code: Int32, message: String)
+    /// The database file was written by newer code: its schema version is above what this build
+    /// knows how to read.
+    case schemaTooNew(path: String, found: Int, supported: Int)
+    /// A stored value could not be turned back into a record field.
+    case invalidValue(table: String, column: String, value: String, expected: String)
+    /// An update named a row that does not exist.
+    case notFound(table: String, id: String)
+    /// The connection was closed before this operation.
+    case closed(operation: String)
+
+    /// SQLite's primary result code (the low byte of the extended code), or nil for errors that
+    /// did not come from SQLite.
+    public var sqliteCode: Int32? {
+        if case let .sqlite(_, _, code, _) = self { return code & 0xFF }
+        return nil
+    }
+
+    public var description: String {
+        switch self {
+        case let .sqlite(operation, sql, code, message):
+            let name = String(cString: sqlite3_errstr(code))
+            let statement = sql.map { "; SQL: \($0)" } ?? ""
+            return "storage: \(operation) failed with SQLite code \(code) (\(name)): \(message)\(statement)"
+        case let .schemaTooNew(path, found, supported):
+            return "storage: database \(path) has schema version \(found), but this build supports "
+                + "versions up to \(supported); upgrade runus to open it"
+        case let .invalidValue(table, column, value, expected):
+            return "storage: \(table).\(column) holds \"\(value)\", expected \(expected)"
+        case let .notFound(table, id):
+            return "storage: no row in \(table) with id \"\(id)\""
+        case let .closed(operation):
+            return "storage: \(operation) called after the connection was closed"
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Testing
+import RunusCore
+@testable import Storage
+
+@Suite("Schema versions move forward only")
+struct MigrationTests {
+    static let v1 = Schema.migrations[0]
+    static let v2 = Migration(version: 2, sql: """
+        ALTER TABLE runs ADD COLUMN notes TEXT;
+        CREATE TABLE badges (id TEXT PRIMARY KEY NOT NULL, user_id TEXT NOT NULL) STRICT;
+        """)
+    static let v3Broken = Migration(version: 3, sql: "CREATE TABLE oops (syntax error here")
+
+    @Test("a new database is at the current schema version")
+    func freshDatabase() throws {
+        let store = try SQLiteStore(path: ":memory:")
+        #expect(try store.connection.userVersion() == Schema.currentVersion)
+        #expect(try store.connection.migrate(Schema.migrations) == (Schema.currentVersion, Schema.currentVersion))
+    }
+
+    @Test("a v1-only database is upgraded to v2 in place, keeping its rows")
+    func upgradeFromV1() throws {
+        try withTemporaryDatabasePath { path in
+            let old = try SQLiteStore(path: path, migrations: [Self.v1])
+            try old.upsertUser(Sample.user("u1"))
+            try old.insertRun(Sample.run("r1", user: "u1", start: 1))
+            try old.close()
+
+            let store = try SQLiteStore(path: path, migrations: [Self.v1, Self.v2])
+            #expect(try store.connection.userVersion() == 2)
+            #expect(try store.run(id: "r1") == Sample.run("r1", user: "u1", start: 1))
+            let notes = try store.connection.withStatement("SELECT notes FROM runs WHERE id = ?") { s in
+                try s.bind("r1", at: 1)
+                return try s.step() ? s.optionalString(at: 0) : "no row"
+            }
+            #expect(notes == nil)  // the new column exists and is NULL for old rows
+            try store.connection.run("INSERT INTO badges (id, user_id) VALUES (?, ?)", .text("b1"), .text("u1"))
+            try store.close()
+        }
+    }
+
+    @Test("a failing step rolls back every step of that upgrade")
+    func upgradeIsAtomic() throws {
+        try withTemporaryDatabasePath { path in
+            try SQLiteStore(path: path, migrations: [Self.v1]).close()
+            let error = #expect(throws: StorageError.self) {
+                try SQLiteStore(path: path, migrations: [Self.v1, Self.v2, Self.v3Broken])
+            }
+            #expect(error?.description.contains("migration to version 3") == true)
+            let store = try SQLiteStore(path: path, migrations: [Self.v1])
+            #expect(try store.connection.userVersion() == 1)
+            // v2 ran before v3 failed, but its table is gone with the rollback.
+            #expect(throws: StorageError.self) { try store.connection.execute("SELECT * FROM badges") }
+            try store.close()
+        }
+    }
+
+    @Test("a database written by newer code is refused with a clear error")
+    func refuseNewer() throws {
+        try withTemporaryDatabasePath { path in
+            let store = try SQLiteStore(path: path)
+            try store.connection.execute("PRAGMA user_version = 7")
+            try store.close()
+            let error = #expect(throws: StorageError.self) { try SQLiteStore(path: path) }
+            #expect(error == .schemaTooNew(path: path, found: 7, supported: Schema.currentVersion))
+            #expect(error?.description.contains("schema version 7") == true)
+        }
+    }
+}
