@@ -34,7 +34,7 @@ final class EventLoop: @unchecked Sendable {
     private var events: UnsafeMutableBufferPointer<epoll_event>
     private var onWake: () -> Void = {}
 
-    /// Events fetched per `epoll_wait`, 1...Int32.max.
+    /// Events fetched per `epoll_wait`, 1...Int32.max (decision 0501).
     static let batchSize = 256
     private static let wakeToken: UInt64 = 0
 

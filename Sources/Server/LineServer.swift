@@ -214,7 +214,7 @@ final class ListenerSource: EventSource {
     let listener: Listener
     var token: UInt64 = 0
     private unowned let server: LineServer
-    /// Accepts per wake-up, 1...Int.max: bounds the time other connections wait.
+    /// Accepts per wake-up, 1...Int.max: bounds the time other connections wait (decision 0501).
     static let acceptBatch = 64
 
     init(listener: Listener, server: LineServer) {
