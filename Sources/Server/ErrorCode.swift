@@ -1,0 +1,63 @@
+import RunusCore
+
+/// The closed set of error codes a client can receive (`error.code` on the wire).
+/// See docs/decisions/0502-wire-answers-and-error-codes.md.
+public enum ErrorCode: String, Sendable, CaseIterable {
+    /// The line is not valid JSON.
+    case badJSON = "bad_json"
+    /// Valid JSON but not a request: not an object, `op` missing or not a string, bad parameter.
+    case badRequest = "bad_request"
+    /// `op` names no registered operation.
+    case unknownOp = "unknown_op"
+    /// The request refers to something that does not exist (a user, a run, a race).
+    case notFound = "not_found"
+    /// The line exceeded the server's maximum line size; the connection is closed after this.
+    case lineTooLong = "line_too_long"
+    /// A bug or an unexpected failure inside the server; details are in the server log.
+    case `internal` = "internal"
+    /// The server cannot serve this now (shutting down, model not loaded); retrying may work.
+    case unavailable = "unavailable"
+}
+
+/// What an operation handler throws to answer with an error. Any other error thrown by a
+/// handler becomes `internal` (and is logged with the request id).
+public struct RequestError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let code: ErrorCode
+    /// One sentence for the client naming the bad value and what was expected.
+    public let message: String
+
+    public init(code: ErrorCode, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public static func badRequest(_ message: String) -> RequestError { RequestError(code: .badRequest, message: message) }
+    public static func notFound(_ message: String) -> RequestError { RequestError(code: .notFound, message: message) }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+}
+
+/// The answer objects of the wire protocol, in one place.
+public enum Answer {
+    /// `{"id":…,"ok":true,"result":…}`
+    public static func success(id: JSONValue, result: JSONValue) -> JSONValue {
+        .object(["id": id, "ok": .bool(true), "result": result])
+    }
+
+    /// `{"error":{"code":…,"message":…},"id":…,"ok":false}`
+    public static func failure(id: JSONValue, code: ErrorCode, message: String) -> JSONValue {
+        .object([
+            "id": id, "ok": .bool(false),
+            "error": .object(["code": .string(code.rawValue), "message": .string(message)]),
+        ])
+    }
+
+    /// The answer as one wire line: sorted keys, no white space, LF-terminated.
+    public static func line(_ answer: JSONValue) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(128)
+        JSONWriter.write(answer, into: &out)
+        out.append(0x0A)
+        return out
+    }
+}

@@ -1,0 +1,56 @@
+import RunusCore
+
+/// One parsed request as an operation handler sees it.
+public struct Request: Sendable {
+    /// The operation name (`"health"`, `"runs.ingest"`).
+    public let op: String
+    /// The client's `id`, any JSON value; `.null` when absent. Echoed in the answer.
+    public let id: JSONValue
+    /// The whole request object, `op` and `id` included.
+    public let params: [String: JSONValue]
+    /// The connection the request came on: unique for the server's lifetime, for push
+    /// subscriptions (race watching) and logs.
+    public let connectionID: UInt64
+
+    public init(op: String, id: JSONValue = .null, params: [String: JSONValue] = [:], connectionID: UInt64 = 0) {
+        self.op = op
+        self.id = id
+        self.params = params
+        self.connectionID = connectionID
+    }
+
+    /// A required string parameter; a missing or mistyped one throws `bad_request` naming it.
+    public func string(_ key: String) throws -> String {
+        guard let value = params[key] else { throw missing(key, "a string") }
+        guard let s = value.stringValue else { throw mistyped(key, value, "a string") }
+        return s
+    }
+
+    /// A required number parameter.
+    public func double(_ key: String) throws -> Double {
+        guard let value = params[key] else { throw missing(key, "a number") }
+        guard let n = value.doubleValue else { throw mistyped(key, value, "a number") }
+        return n
+    }
+
+    /// A required whole-number parameter (exact, |n| < 2^53).
+    public func int(_ key: String) throws -> Int {
+        guard let value = params[key] else { throw missing(key, "an integer") }
+        guard let n = value.intValue else { throw mistyped(key, value, "an integer") }
+        return n
+    }
+
+    /// An optional parameter: nil when absent or null.
+    public func optional(_ key: String) -> JSONValue? {
+        guard let value = params[key], !value.isNull else { return nil }
+        return value
+    }
+
+    private func missing(_ key: String, _ expected: String) -> RequestError {
+        .badRequest("\(op): parameter '\(key)' is missing, expected \(expected)")
+    }
+
+    private func mistyped(_ key: String, _ value: JSONValue, _ expected: String) -> RequestError {
+        .badRequest("\(op): parameter '\(key)' is \(value.typeName) \(JSONWriter.string(value).prefix(40)), expected \(expected)")
+    }
+}

@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// SIGTERM/SIGINT to a clean stop, by the self-pipe trick: the C handler only records the
+/// signal and writes to the running server's eventfd (both async-signal-safe), and the loop
+/// does the rest on its own thread. Unlike signalfd this works whatever the signal masks of
+/// other threads are; unlike a DispatchSource it has no window where the signal is ignored.
+enum ShutdownSignals {
+    static let signals: [Int32] = [SIGTERM, SIGINT]
+
+    /// The last signal received and not yet handled (0: none).
+    private static let pending = Atomic<Int32>(0)
+    /// The eventfd of the running server (-1: none), read by the C handler.
+    private static let wakeFD = Atomic<Int32>(-1)
+    /// The one server that owns the signals, and what it runs on one.
+    private static let owner = Mutex<(server: ObjectIdentifier, handler: @Sendable (Int32) -> Void)?>(nil)
+
+    static func isOwned(by server: ObjectIdentifier) -> Bool { owner.withLock { $0?.server == server } }
+
+    static func handler(for server: ObjectIdentifier) -> (@Sendable (Int32) -> Void)? {
+        owner.withLock { $0?.server == server ? $0?.handler : nil }
+    }
+
+    /// Makes `server` the owner of SIGTERM/SIGINT (a process has one set of handlers; the
+    /// latest caller wins).
+    static func install(for server: ObjectIdentifier, _ handler: @escaping @Sendable (Int32) -> Void) {
+        owner.withLock { $0 = (server, handler) }
+        for signalNumber in signals {
+            Sys.installHandler(signalNumber, { number in
+                let savedErrno = Glibc.errno
+                ShutdownSignals.pending.store(number, ordering: .sequentiallyConsistent)
+                let fd = ShutdownSignals.wakeFD.load(ordering: .sequentiallyConsistent)
+                if fd >= 0 { Sys.signalCounter(fd) }
+                Glibc.errno = savedErrno
+            })
+        }
+    }
+
+    static func attach(wakeFD fd: Int32, for server: ObjectIdentifier) {
+        guard isOwned(by: server) else { return }
+        wakeFD.store(fd, ordering: .sequentiallyConsistent)
+        if pending.load(ordering: .sequentiallyConsistent) != 0 { Sys.signalCounter(fd) }
+    }
+
+    /// Called when the server's loop ends: signals get their default action back.
+    static func detach(for server: ObjectIdentifier) {
+        let owned = owner.withLock { current in
+            guard current?.server == server else { return false }
+            current = nil
+            return true
+        }
+        guard owned else { return }
+        wakeFD.store(-1, ordering: .sequentiallyConsistent)
+        signals.forEach(Sys.restoreDefault)
+    }
+
+    static func takePending() -> Int32? {
+        let value = pending.exchange(0, ordering: .sequentiallyConsistent)
+        return value == 0 ? nil : value
+    }
+}
