@@ -129,3 +129,40 @@ struct LineServerLimitsTests {
         }
     }
 }
+
+@Suite("LineServer lingering close")
+struct LingeringCloseTests {
+    @Test("a client still sending a huge line receives line_too_long before the close")
+    func hugeLine() throws {
+        let harness = try TestServer(maximumLineBytes: 1024)
+        defer { harness.stop() }
+        for _ in 0..<5 {
+            let client = try harness.client()
+            // 4 MB without a newline: the server gives up after ~1 KiB and the rest is unread.
+            let huge = [UInt8](repeating: UInt8(ascii: "x"), count: 4 * 1024 * 1024)
+            let writerDone = DispatchSemaphore(value: 0)
+            nonisolated(unsafe) let sender = client
+            Thread.detachNewThread {
+                _ = try? sender.sendRaw(huge)  // fails with EPIPE/ECONNRESET once the server closes
+                writerDone.signal()
+            }
+            let answer = try client.readAnswer()
+            #expect(answer.errorCode == "line_too_long")
+            #expect(writerDone.wait(timeout: .now() + .seconds(10)) == .success)
+        }
+    }
+}
+
+extension LingeringCloseTests {
+    @Test("a client that writes its whole huge line before reading still gets line_too_long")
+    func writeAllThenRead() throws {
+        let harness = try TestServer(maximumLineBytes: 1024)
+        defer { harness.stop() }
+        let client = try harness.client()
+        var huge = [UInt8](repeating: UInt8(ascii: "x"), count: 4 * 1024 * 1024)
+        huge.append(0x0A)
+        try client.sendRaw(huge)
+        #expect(try client.readAnswer().errorCode == "line_too_long")
+        #expect(try client.readLine() == nil)
+    }
+}
