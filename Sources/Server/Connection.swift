@@ -51,6 +51,10 @@ final class Connection: EventSource {
     /// Stop answering; write what is pending, then close.
     func beginClosing() {
         guard !isClosed else { return }
+        if lingering {
+            close()
+            return
+        }
         closing = true
         progress()
     }

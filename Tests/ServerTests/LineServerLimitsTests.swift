@@ -166,3 +166,37 @@ extension LingeringCloseTests {
         #expect(try client.readLine() == nil)
     }
 }
+
+@Suite("LineServer stop with unwilling clients")
+struct StopTests {
+    @Test("stop() returns after drainTimeout even when a client never reads its answers")
+    func clientNeverReads() throws {
+        // The bound is what is tested: without it stop() would wait forever.
+        let harness = try TestServer(outputHighWaterBytes: 4096, drainTimeout: .milliseconds(200))
+        let client = try harness.client()
+        var batch: [UInt8] = []
+        let payload = String(repeating: "w", count: 1000)
+        for i in 0..<2000 { batch += Array(#"{"op":"echo","id":\#(i),"p":"\#(payload)"}"#.utf8) + [0x0A] }
+        nonisolated(unsafe) let sender = client
+        let bytes = batch
+        let writerDone = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = try? sender.sendRaw(bytes)  // blocks once the server stops reading; fails at close
+            writerDone.signal()
+        }
+        // One answer proves the server is busy with this client before we stop it.
+        #expect(try client.readAnswer()["id"] == 0)
+        #expect(harness.stop())
+        #expect(writerDone.wait(timeout: .now() + .seconds(10)) == .success)
+    }
+
+    @Test("stop() does not wait for a client in lingering close")
+    func lingeringClient() throws {
+        let harness = try TestServer(maximumLineBytes: 16)
+        let client = try harness.client()
+        try client.sendRaw(Array(String(repeating: "x", count: 100).utf8))
+        #expect(try client.readAnswer().errorCode == "line_too_long")
+        #expect(try client.readLine() == nil)  // our side is shut; the server now lingers
+        #expect(harness.stop())
+    }
+}
