@@ -20,6 +20,10 @@ final class Connection: EventSource {
     /// Answer no more lines; close once output is flushed (line too long, or server draining).
     private var closing = false
     private(set) var isClosed = false
+    /// A `line_too_long` answer was queued: close by lingering, not at once (see `startLingering`).
+    private var answeredTooLong = false
+    /// Output is shut down; input is read and discarded until EOF or the linger deadline.
+    private var lingering = false
 
     init(fd: Int32, id: UInt64, server: LineServer) {
         self.fd = fd
@@ -31,6 +35,10 @@ final class Connection: EventSource {
     private var pendingBytes: Int { output.count - outputStart }
 
     func handle(events: UInt32) {
+        if lingering {
+            discardInput()
+            return
+        }
         if events & (EpollBits.readable | EpollBits.hangUp | EpollBits.error) != 0, wantsRead {
             readOnce()
         }
@@ -43,6 +51,10 @@ final class Connection: EventSource {
     /// Stop answering; write what is pending, then close.
     func beginClosing() {
         guard !isClosed else { return }
+        if lingering {
+            close()
+            return
+        }
         closing = true
         progress()
     }
@@ -80,6 +92,7 @@ final class Connection: EventSource {
                         id: .null, code: .lineTooLong,
                         message: "request line longer than \(limit) bytes; closing the connection")))
                     closing = true
+                    answeredTooLong = true
                 }
             }
             guard flush() else { return }
@@ -87,7 +100,7 @@ final class Connection: EventSource {
             if closing || exhausted || pendingBytes >= highWater { break }
         }
         if pendingBytes == 0, closing || (readEOF && exhausted) {
-            close()
+            if answeredTooLong, !readEOF { startLingering() } else { close() }
             return
         }
         var wanted: UInt32 = 0
@@ -131,6 +144,32 @@ final class Connection: EventSource {
             outputStart = 0
         }
         return true
+    }
+
+    /// Closing a socket whose receive queue still holds data makes the kernel send RST, and a
+    /// client still writing its oversized line would then lose our `line_too_long` answer
+    /// before reading it. So: shut our side, read and drop what still comes until the peer
+    /// closes or `lingerTimeout` passes (Apache's "lingering close").
+    private func startLingering() {
+        lingering = true
+        Sys.shutdownWrite(fd)
+        do {
+            try server.loop.modify(fd, token: token, events: EpollBits.readable)
+            registeredEvents = EpollBits.readable
+            server.linger(self)
+        } catch {
+            close()
+        }
+    }
+
+    private func discardInput() {
+        let buffer = server.readBuffer
+        do {
+            guard let count = try Sys.read(fd, buffer.baseAddress!, buffer.count) else { return }
+            if count == 0 { close() }
+        } catch {
+            close()
+        }
     }
 
     func close() {

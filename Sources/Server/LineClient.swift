@@ -18,6 +18,7 @@ public final class LineClient {
     private var input: [UInt8] = []
     private var inputStart = 0
     private var scanned = 0
+    private var chunk = [UInt8](repeating: 0, count: 64 * 1024)
 
     /// Connects to `"host:port"`, `"unix:/path"` or `"/path"`.
     public convenience init(connectingTo text: String, timeout: Duration = .seconds(10)) throws {
@@ -96,7 +97,6 @@ public final class LineClient {
             }
             scanned = input.count
             if input.count - inputStart > maximumAnswerBytes { throw ServerError.answerTooLong(maximumAnswerBytes) }
-            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
             let count = try chunk.withUnsafeMutableBytes { raw -> Int in
                 while true {
                     if let n = try Sys.read(try openFD(), raw.baseAddress!, raw.count) { return n }

@@ -30,6 +30,8 @@ public final class LineServer: @unchecked Sendable {
     private var draining = false
     private var drainDeadline: Int64 = 0
     private var acceptPaused = false
+    /// Connections in lingering close, by id, with their deadline (monotonic ns).
+    private var lingerDeadlines: [UInt64: Int64] = [:]
     /// Scratch space every read lands in before the framer copies it.
     private(set) var readBuffer: UnsafeMutableRawBufferPointer
 
@@ -43,6 +45,14 @@ public final class LineServer: @unchecked Sendable {
     }
 
     deinit {
+        // Started but never run: release the sockets and the socket file.
+        phase.withLock { phase in
+            if phase == .started {
+                listeners.forEach { $0.close() }
+                loop.close()
+                ShutdownSignals.detach(for: ObjectIdentifier(self))
+            }
+        }
         readBuffer.deallocate()
     }
 
@@ -92,14 +102,19 @@ public final class LineServer: @unchecked Sendable {
         defer { finish() }
         woke()  // a stop or signal that came before run()
         while true {
-            var timeout: Int32 = -1
+            var deadline = lingerDeadlines.values.min()
             if draining {
                 if connections.isEmpty { break }
-                let left = drainDeadline - Sys.monotonicNanoseconds()
-                if left <= 0 { break }
+                if drainDeadline <= Sys.monotonicNanoseconds() { break }
+                deadline = min(deadline ?? drainDeadline, drainDeadline)
+            }
+            var timeout: Int32 = -1
+            if let deadline {
+                let left = max(0, deadline - Sys.monotonicNanoseconds())
                 timeout = Int32(clamping: (left + 999_999) / 1_000_000)
             }
             try loop.runOnce(timeoutMilliseconds: timeout)
+            expireLingering()
         }
     }
 
@@ -198,8 +213,19 @@ public final class LineServer: @unchecked Sendable {
         for source in listenerSources { try? loop.modify(source.listener.fd, token: source.token, events: 0) }
     }
 
+    func linger(_ connection: Connection) {
+        lingerDeadlines[connection.id] = Sys.monotonicNanoseconds() + Self.nanoseconds(configuration.lingerTimeout)
+    }
+
+    private func expireLingering() {
+        guard !lingerDeadlines.isEmpty else { return }
+        let now = Sys.monotonicNanoseconds()
+        for (id, deadline) in lingerDeadlines where deadline <= now { connections[id]?.close() }
+    }
+
     func connectionClosed(_ connection: Connection) {
         connections[connection.id] = nil
+        lingerDeadlines[connection.id] = nil
         if acceptPaused {
             acceptPaused = false
             for source in listenerSources {

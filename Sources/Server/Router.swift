@@ -14,7 +14,8 @@ public final class Router: Sendable {
     private let log: @Sendable (String) -> Void
 
     /// - Parameter log: receives one line per `internal` error (request id, op, the error).
-    public init(stats: Stats = Stats(), log: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(stats: Stats = Stats(),
+                log: @escaping @Sendable (String) -> Void = ServerConfiguration.logToStandardError) {
         self.stats = stats
         self.log = log
     }

@@ -18,6 +18,9 @@ public struct ServerConfiguration: Sendable {
     public var listenBacklog: Int32 = 511
     /// How long `stop()` waits for pending answers to be written before closing anyway.
     public var drainTimeout: Duration = .seconds(5)
+    /// After a `line_too_long` answer, how long to keep reading (and dropping) what the client
+    /// still sends, so that our close does not reset the connection before it reads the answer.
+    public var lingerTimeout: Duration = .seconds(2)
     /// Mode of a Unix socket file (owner and group read/write). Default 0o660.
     public var unixSocketMode: UInt32 = 0o660
     /// Receives one line per noteworthy event (accept failures, internal errors).

@@ -129,3 +129,74 @@ struct LineServerLimitsTests {
         }
     }
 }
+
+@Suite("LineServer lingering close")
+struct LingeringCloseTests {
+    @Test("a client still sending a huge line receives line_too_long before the close")
+    func hugeLine() throws {
+        let harness = try TestServer(maximumLineBytes: 1024)
+        defer { harness.stop() }
+        for _ in 0..<5 {
+            let client = try harness.client()
+            // 4 MB without a newline: the server gives up after ~1 KiB and the rest is unread.
+            let huge = [UInt8](repeating: UInt8(ascii: "x"), count: 4 * 1024 * 1024)
+            let writerDone = DispatchSemaphore(value: 0)
+            nonisolated(unsafe) let sender = client
+            Thread.detachNewThread {
+                _ = try? sender.sendRaw(huge)  // fails with EPIPE/ECONNRESET once the server closes
+                writerDone.signal()
+            }
+            let answer = try client.readAnswer()
+            #expect(answer.errorCode == "line_too_long")
+            #expect(writerDone.wait(timeout: .now() + .seconds(10)) == .success)
+        }
+    }
+}
+
+extension LingeringCloseTests {
+    @Test("a client that writes its whole huge line before reading still gets line_too_long")
+    func writeAllThenRead() throws {
+        let harness = try TestServer(maximumLineBytes: 1024)
+        defer { harness.stop() }
+        let client = try harness.client()
+        var huge = [UInt8](repeating: UInt8(ascii: "x"), count: 4 * 1024 * 1024)
+        huge.append(0x0A)
+        try client.sendRaw(huge)
+        #expect(try client.readAnswer().errorCode == "line_too_long")
+        #expect(try client.readLine() == nil)
+    }
+}
+
+@Suite("LineServer stop with unwilling clients")
+struct StopTests {
+    @Test("stop() returns after drainTimeout even when a client never reads its answers")
+    func clientNeverReads() throws {
+        // The bound is what is tested: without it stop() would wait forever.
+        let harness = try TestServer(outputHighWaterBytes: 4096, drainTimeout: .milliseconds(200))
+        let client = try harness.client()
+        var batch: [UInt8] = []
+        let payload = String(repeating: "w", count: 1000)
+        for i in 0..<2000 { batch += Array(#"{"op":"echo","id":\#(i),"p":"\#(payload)"}"#.utf8) + [0x0A] }
+        nonisolated(unsafe) let sender = client
+        let bytes = batch
+        let writerDone = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = try? sender.sendRaw(bytes)  // blocks once the server stops reading; fails at close
+            writerDone.signal()
+        }
+        // One answer proves the server is busy with this client before we stop it.
+        #expect(try client.readAnswer()["id"] == 0)
+        #expect(harness.stop())
+        #expect(writerDone.wait(timeout: .now() + .seconds(10)) == .success)
+    }
+
+    @Test("stop() does not wait for a client in lingering close")
+    func lingeringClient() throws {
+        let harness = try TestServer(maximumLineBytes: 16)
+        let client = try harness.client()
+        try client.sendRaw(Array(String(repeating: "x", count: 100).utf8))
+        #expect(try client.readAnswer().errorCode == "line_too_long")
+        #expect(try client.readLine() == nil)  // our side is shut; the server now lingers
+        #expect(harness.stop())
+    }
+}

@@ -34,7 +34,7 @@ final class TestServer: Sendable {
     }
 
     init(maximumLineBytes: Int? = nil, outputHighWaterBytes: Int? = nil, unixPath: String? = nil,
-         logs: LogSink? = nil) throws {
+         drainTimeout: Duration? = nil, logs: LogSink? = nil) throws {
         let path = unixPath ?? Self.uniqueSocketPath()
         self.unixPath = path
         let router = Router(log: { line in logs?.append(line) })
@@ -47,6 +47,7 @@ final class TestServer: Sendable {
         var configuration = ServerConfiguration(addresses: [.tcp(host: "127.0.0.1", port: 0), .unix(path: path)])
         if let maximumLineBytes { configuration.maximumLineBytes = maximumLineBytes }
         if let outputHighWaterBytes { configuration.outputHighWaterBytes = outputHighWaterBytes }
+        if let drainTimeout { configuration.drainTimeout = drainTimeout }
         configuration.log = { line in logs?.append(line) }
         server = LineServer(configuration: configuration, router: router)
         let bound = try server.start()

@@ -1,0 +1,64 @@
+import RunusCore
+import Testing
+@testable import Server
+
+@Suite("Router without sockets")
+struct RouterTests {
+    static func router(logs: LogSink = LogSink()) -> Router {
+        let router = Router(log: { logs.append($0) })
+        router.register("add") { request in
+            .number(Double(try request.int("a") + request.int("b")))
+        }
+        router.register("greet") { request in
+            .string("hello " + (try request.string("name")))
+        }
+        router.register("fail") { _ in throw Boom() }
+        return router
+    }
+
+    static let parameterCases: [(JSONValue, String)] = [
+        (["op": "add", "a": 1], "add: parameter 'b' is missing, expected an integer"),
+        (["op": "add", "a": 1, "b": 1.5], "add: parameter 'b' is number 1.5, expected an integer"),
+        (["op": "greet", "name": 3], "greet: parameter 'name' is number 3, expected a string"),
+    ]
+
+    @Test("parameter helpers answer bad_request naming the op, the parameter and what was expected",
+          arguments: parameterCases)
+    func parameterErrors(request: JSONValue, message: String) {
+        let answer = Self.router().answer(to: request)
+        #expect(answer == Answer.failure(id: .null, code: .badRequest, message: message))
+    }
+
+    @Test("a handler's result is wrapped with the echoed id")
+    func success() {
+        let answer = Self.router().answer(to: ["op": "add", "a": 2, "b": 40, "id": "x"])
+        #expect(answer == ["id": "x", "ok": true, "result": 42])
+    }
+
+    @Test("an unexpected error becomes internal for the client and a log line with op and id")
+    func internalError() {
+        let logs = LogSink()
+        let answer = Self.router(logs: logs).answer(to: ["op": "fail", "id": 9], connectionID: 3)
+        #expect(answer.errorCode == "internal")
+        #expect(logs.all.count == 1)
+        #expect(logs.all.first?.contains("op=fail id=9 connection=3") == true)
+    }
+
+    @Test("the answer line is the sorted-key JSON plus LF")
+    func answerLine() {
+        let line = Self.router().answerLine(for: Array(#"{"id":1,"op":"greet","name":"ann"}"#.utf8))
+        #expect(String(decoding: line, as: UTF8.self) == "{\"id\":1,\"ok\":true,\"result\":\"hello ann\"}\n")
+    }
+
+    @Test("every error code has its wire spelling")
+    func codes() {
+        #expect(ErrorCode.allCases.map(\.rawValue) == [
+            "bad_json", "bad_request", "unknown_op", "not_found", "line_too_long", "internal", "unavailable",
+        ])
+    }
+
+    @Test("operations lists registered names, sorted")
+    func operations() {
+        #expect(Self.router().operations == ["add", "fail", "greet"])
+    }
+}
