@@ -88,6 +88,7 @@ public final class SQLiteConnection: @unchecked Sendable {
     /// read transaction stays open.
     public func withStatement<T>(_ sql: String, _ body: (Statement) throws -> T) throws -> T {
         try lock.withLock {
+            if db == nil { throw StorageError.closed(operation: "statement \(sql)") }
             let statement: Statement
             if let cached = cache[sql], !cached.inUse {
                 statement = cached

@@ -2,7 +2,7 @@ import Testing
 import RunusCore
 @testable import Storage
 
-@Suite("Schema versions move forward only")
+@Suite("Opening a file and moving its schema forward")
 struct MigrationTests {
     static let v1 = Schema.migrations[0]
     static let v2 = Migration(version: 2, sql: """
@@ -65,5 +65,13 @@ struct MigrationTests {
             #expect(error == .schemaTooNew(path: path, found: 7, supported: Schema.currentVersion))
             #expect(error?.description.contains("schema version 7") == true)
         }
+    }
+
+    @Test("a path that cannot be opened throws SQLITE_CANTOPEN naming the path")
+    func unopenablePath() throws {
+        let path = "/tmp/runus-storage-no-such-directory-\(UInt64.random(in: 0...UInt64.max))/db.sqlite"
+        let error = #expect(throws: StorageError.self) { try SQLiteStore(path: path) }
+        #expect(error?.sqliteCode == 14)  // SQLITE_CANTOPEN
+        #expect(error?.description.contains(path) == true)
     }
 }
