@@ -6,8 +6,9 @@ import RunusCore
 @Suite("Batches are fast enough for the simulator")
 struct BatchInsertTests {
     /// Upper bound for 100k assignment inserts in one transaction in a debug build. Measured
-    /// 1.35–1.6 s on the loaded 2-core build machine (docs/decisions/0404); the bound only catches a regression by an order of
-    /// magnitude (e.g. a commit and fsync per row), not noise from other jobs on the machine.
+    /// 1.35–1.6 s on the loaded 2-core build machine (docs/decisions/0404); the bound only
+    /// catches a regression by an order of magnitude (e.g. a commit and fsync per row), not
+    /// noise from other jobs on the machine.
     static let limitSeconds = 10.0
 
     @Test("100,000 assignments in one transaction into a file database")
