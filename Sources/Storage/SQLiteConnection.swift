@@ -21,7 +21,11 @@ public final class SQLiteConnection: @unchecked Sendable {
 
     /// Opens (creating if needed) the database at `path` and applies the connection pragmas:
     /// WAL journal, `synchronous=FULL`, foreign keys on, 5000 ms busy timeout.
-    public init(path: String) throws {
+    ///
+    /// With `maximumSchemaVersion`, a file whose `user_version` is above it is refused with
+    /// `StorageError.schemaTooNew` before anything is written to it (switching to WAL writes the
+    /// file header).
+    public init(path: String, maximumSchemaVersion: Int? = nil) throws {
         self.path = path
         var handle: OpaquePointer?
         // NOMUTEX ("multi-thread" mode): SQLite's own per-call mutex is redundant because every
@@ -36,6 +40,13 @@ public final class SQLiteConnection: @unchecked Sendable {
         }
         db = handle
         sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
+        if let maximumSchemaVersion {
+            let found = try userVersion()
+            if found > maximumSchemaVersion {
+                throw StorageError.schemaTooNew(path: path, found: found, supported: maximumSchemaVersion)
+            }
+        }
         try configure()
     }
 
@@ -49,8 +60,6 @@ public final class SQLiteConnection: @unchecked Sendable {
     public static let busyTimeoutMilliseconds: Int32 = 5000
 
     private func configure() throws {
-        guard let db else { return }
-        sqlite3_busy_timeout(db, Self.busyTimeoutMilliseconds)
         // WAL: readers never block the writer. In-memory databases answer "memory" and stay so.
         let mode = try withStatement("PRAGMA journal_mode=WAL") { s in try s.step() ? s.string(at: 0) : "" }
         if path != ":memory:" && mode.lowercased() != "wal" {

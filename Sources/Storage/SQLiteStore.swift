@@ -16,7 +16,7 @@ public final class SQLiteStore: Sendable {
 
     /// Opens with an explicit migration list (tests use it to build older or newer schemas).
     public init(path: String, migrations: [Migration]) throws {
-        connection = try SQLiteConnection(path: path)
+        connection = try SQLiteConnection(path: path, maximumSchemaVersion: migrations.count)
         do {
             try connection.migrate(migrations)
         } catch {

@@ -55,15 +55,17 @@ struct MigrationTests {
         }
     }
 
-    @Test("a database written by newer code is refused with a clear error")
+    @Test("a database written by newer code is refused with a clear error and left untouched")
     func refuseNewer() throws {
         try withTemporaryDatabasePath { path in
             let store = try SQLiteStore(path: path)
             try store.connection.execute("PRAGMA user_version = 7")
             try store.close()
+            let before = try fileBytes(path)
             let error = #expect(throws: StorageError.self) { try SQLiteStore(path: path) }
             #expect(error == .schemaTooNew(path: path, found: 7, supported: Schema.currentVersion))
             #expect(error?.description.contains("schema version 7") == true)
+            #expect(try fileBytes(path) == before)  // refusing does not write to the file
         }
     }
 
