@@ -205,7 +205,8 @@ public final class SQLiteConnection: @unchecked Sendable {
         }
     }
 
-    /// True while the calling thread (or any thread, the lock permitting) is inside `transaction`.
+    /// True when called from inside a `transaction` body. (Another thread asking waits for the
+    /// transaction to end, so it sees false.)
     public var isInTransaction: Bool { lock.withLock { transactionDepth > 0 } }
 
     // MARK: Checkpoint and close
