@@ -2,9 +2,10 @@ import CSQLite
 
 /// One SQLite database handle, safe to share between threads.
 ///
-/// SQLite is opened with `SQLITE_OPEN_FULLMUTEX`, and on top of that every use goes through one
-/// recursive lock: a statement is bound, stepped and reset without interleaving, the error
-/// message read after a failure is the one for that failure, and a transaction holds the lock
+/// Every use of the handle goes through one recursive lock (SQLite itself is opened in
+/// multi-thread mode, `SQLITE_OPEN_NOMUTEX`, which is safe exactly because of that lock): a
+/// statement is bound, stepped and reset without interleaving, the error message read after a
+/// failure is the one for that failure, and a transaction holds the lock
 /// from BEGIN to COMMIT so that another thread's write waits instead of joining it. Readers
 /// therefore wait while a write transaction is open (see docs/decisions/0403-one-connection.md).
 ///
@@ -20,10 +21,17 @@ public final class SQLiteConnection: @unchecked Sendable {
 
     /// Opens (creating if needed) the database at `path` and applies the connection pragmas:
     /// WAL journal, `synchronous=FULL`, foreign keys on, 5000 ms busy timeout.
-    public init(path: String) throws {
+    ///
+    /// With `maximumSchemaVersion`, a file whose `user_version` is above it is refused with
+    /// `StorageError.schemaTooNew` before anything is written to it (switching to WAL writes the
+    /// file header).
+    public init(path: String, maximumSchemaVersion: Int? = nil) throws {
         self.path = path
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
+        // NOMUTEX ("multi-thread" mode): SQLite's own per-call mutex is redundant because every
+        // use of the handle holds `lock`; dropping it saved ~5% of a batch insert.
+        // See docs/decisions/0403-one-connection.md.
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &handle, flags, nil)
         guard rc == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
@@ -32,6 +40,13 @@ public final class SQLiteConnection: @unchecked Sendable {
         }
         db = handle
         sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
+        if let maximumSchemaVersion {
+            let found = try userVersion()
+            if found > maximumSchemaVersion {
+                throw StorageError.schemaTooNew(path: path, found: found, supported: maximumSchemaVersion)
+            }
+        }
         try configure()
     }
 
@@ -45,8 +60,6 @@ public final class SQLiteConnection: @unchecked Sendable {
     public static let busyTimeoutMilliseconds: Int32 = 5000
 
     private func configure() throws {
-        guard let db else { return }
-        sqlite3_busy_timeout(db, Self.busyTimeoutMilliseconds)
         // WAL: readers never block the writer. In-memory databases answer "memory" and stay so.
         let mode = try withStatement("PRAGMA journal_mode=WAL") { s in try s.step() ? s.string(at: 0) : "" }
         if path != ":memory:" && mode.lowercased() != "wal" {
@@ -58,6 +71,11 @@ public final class SQLiteConnection: @unchecked Sendable {
         // See docs/decisions/0400-sqlite-synchronous-full.md.
         try execute("PRAGMA synchronous=FULL")
         try execute("PRAGMA foreign_keys=ON")
+        // Up to 64 MiB of page cache (negative = KiB), allocated only as used: a batch of 100k
+        // assignments dirties ~25 MB of pages, and with the 2 MiB default SQLite spills and
+        // re-reads them mid-transaction, which measured ~40% slower.
+        // See docs/decisions/0404-batch-insert-speed.md.
+        try execute("PRAGMA cache_size=-65536")
     }
 
     // MARK: Running SQL
@@ -83,6 +101,7 @@ public final class SQLiteConnection: @unchecked Sendable {
     /// read transaction stays open.
     public func withStatement<T>(_ sql: String, _ body: (Statement) throws -> T) throws -> T {
         try lock.withLock {
+            if db == nil { throw StorageError.closed(operation: "statement \(sql)") }
             let statement: Statement
             if let cached = cache[sql], !cached.inUse {
                 statement = cached
@@ -186,7 +205,8 @@ public final class SQLiteConnection: @unchecked Sendable {
         }
     }
 
-    /// True while the calling thread (or any thread, the lock permitting) is inside `transaction`.
+    /// True when called from inside a `transaction` body. (Another thread asking waits for the
+    /// transaction to end, so it sees false.)
     public var isInTransaction: Bool { lock.withLock { transactionDepth > 0 } }
 
     // MARK: Checkpoint and close

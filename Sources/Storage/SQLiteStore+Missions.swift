@@ -1,19 +1,12 @@
 import RunusCore
 
 extension SQLiteStore: MissionStore {
-    private static let columns = """
-        id, user_id, day, kind, spec_json, model_version, p_complete, xp, status, run_id, progress, \
-        p_true, offered_at
-        """
-
     /// Inserts an assignment; a duplicate id throws (SQLITE_CONSTRAINT).
     public func insertAssignment(_ a: MissionAssignment) throws {
-        try connection.withStatement("""
-            INSERT INTO mission_assignments (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """) { s in
+        try connection.withStatement(StoreSQL.insertAssignment) { s in
             try s.bind(a.id, at: 1)
             try s.bind(a.userID, at: 2)
-            try s.bind(a.day.description, at: 3)
+            try s.bind(a.day.isoText, at: 3)
             try s.bind(a.kind, at: 4)
             try s.bind(a.specJSON, at: 5)
             try s.bind(a.modelVersion, at: 6)
@@ -30,9 +23,7 @@ extension SQLiteStore: MissionStore {
 
     /// Updates status, run id and progress; throws `StorageError.notFound` for an unknown id.
     public func updateAssignment(id: String, status: MissionStatus, runID: String?, progress: Double?) throws {
-        let changed = try connection.withStatement(
-            "UPDATE mission_assignments SET status = ?, run_id = ?, progress = ? WHERE id = ?"
-        ) { s in
+        let changed = try connection.withStatement(StoreSQL.updateAssignment) { s in
             try s.bind(status.rawValue, at: 1)
             try s.bind(runID, at: 2)
             try s.bind(progress, at: 3)
@@ -45,34 +36,26 @@ extension SQLiteStore: MissionStore {
 
     /// A runner's assignments for one local day, in insertion order.
     public func assignments(user: UserID, day: CivilDate) throws -> [MissionAssignment] {
-        try connection.withStatement("""
-            SELECT \(Self.columns) FROM mission_assignments WHERE user_id = ? AND day = ? ORDER BY seq
-            """) { s in
+        try connection.withStatement(StoreSQL.assignmentsOfDay) { s in
             try s.bind(user, at: 1)
-            try s.bind(day.description, at: 2)
+            try s.bind(day.isoText, at: 2)
             return try Self.assignments(from: s)
         }
     }
 
     /// A runner's assignments with day in [from, to], ordered by day then insertion.
     public func assignments(user: UserID, from: CivilDate, to: CivilDate) throws -> [MissionAssignment] {
-        try connection.withStatement("""
-            SELECT \(Self.columns) FROM mission_assignments
-            WHERE user_id = ? AND day >= ? AND day <= ? ORDER BY day, seq
-            """) { s in
+        try connection.withStatement(StoreSQL.assignmentsInRange) { s in
             try s.bind(user, at: 1)
-            try s.bind(from.description, at: 2)
-            try s.bind(to.description, at: 3)
+            try s.bind(from.isoText, at: 2)
+            try s.bind(to.isoText, at: 3)
             return try Self.assignments(from: s)
         }
     }
 
     /// Every completed or failed assignment, ordered by offeredAt then id (training labels).
     public func decidedAssignments() throws -> [MissionAssignment] {
-        try connection.withStatement("""
-            SELECT \(Self.columns) FROM mission_assignments
-            WHERE status IN ('completed', 'failed') ORDER BY offered_at, id
-            """) { s in try Self.assignments(from: s) }
+        try connection.withStatement(StoreSQL.decidedAssignments) { s in try Self.assignments(from: s) }
     }
 
     private static func assignments(from s: Statement) throws -> [MissionAssignment] {
@@ -97,5 +80,30 @@ extension SQLiteStore: MissionStore {
                                  pComplete: s.double(at: 6), xp: s.int(at: 7), status: status,
                                  runID: s.optionalString(at: 9), progress: s.optionalDouble(at: 10),
                                  pTrue: s.optionalDouble(at: 11), offeredAt: s.double(at: 12))
+    }
+}
+
+extension CivilDate {
+    /// `YYYY-MM-DD`, the stored form of a local day; text order is date order for years
+    /// 0...9999. Same text as `description`, built without string interpolation because it runs
+    /// once per inserted assignment.
+    var isoText: String {
+        guard (0...9999).contains(year) else { return description }
+        return String(unsafeUninitializedCapacity: 10) { buffer in
+            func put(_ value: Int, _ digits: Int, at start: Int) {
+                var v = value, i = start + digits
+                while i > start {
+                    i -= 1
+                    buffer[i] = 48 + UInt8(v % 10)  // 48 = "0"
+                    v /= 10
+                }
+            }
+            put(year, 4, at: 0)
+            buffer[4] = UInt8(ascii: "-")
+            put(month, 2, at: 5)
+            buffer[7] = UInt8(ascii: "-")
+            put(day, 2, at: 8)
+            return 10
+        }
     }
 }

@@ -1,18 +1,11 @@
 import RunusCore
 
 extension SQLiteStore: RunStore {
-    /// Columns of a run without its track, in the order `run(from:track:)` reads them.
-    private static let summaryColumns =
-        "id, user_id, start_time, distance_m, elapsed_s, moving_s, elevation_gain_m, calories_kcal, source"
-
     /// Inserts a run; returns false, leaving the stored row as it was, when the id exists
     /// (ingestion is idempotent on the client's run id).
     @discardableResult
     public func insertRun(_ run: RunRecord) throws -> Bool {
-        try connection.withStatement("""
-            INSERT INTO runs (\(Self.summaryColumns), track) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT(id) DO NOTHING
-            """) { s in
+        try connection.withStatement(StoreSQL.insertRun) { s in
             try s.bind(run.id, at: 1)
             try s.bind(run.userID, at: 2)
             try s.bind(run.startTime, at: 3)
@@ -30,7 +23,7 @@ extension SQLiteStore: RunStore {
 
     /// One run with its track, or nil.
     public func run(id: String) throws -> RunRecord? {
-        try connection.withStatement("SELECT \(Self.summaryColumns), track FROM runs WHERE id = ?") { s in
+        try connection.withStatement(StoreSQL.runByID) { s in
             try s.bind(id, at: 1)
             guard try s.step() else { return nil }
             return Self.run(from: s, track: s.optionalBlob(at: 9))
@@ -40,10 +33,7 @@ extension SQLiteStore: RunStore {
     /// A runner's runs with `startTime` in [from, to), ordered by start time then id, without
     /// tracks.
     public func runs(user: UserID, from: EpochSeconds, to: EpochSeconds) throws -> [RunRecord] {
-        try connection.withStatement("""
-            SELECT \(Self.summaryColumns) FROM runs
-            WHERE user_id = ? AND start_time >= ? AND start_time < ? ORDER BY start_time, id
-            """) { s in
+        try connection.withStatement(StoreSQL.runsInRange) { s in
             try s.bind(user, at: 1)
             try s.bind(from, at: 2)
             try s.bind(to, at: 3)
@@ -53,9 +43,7 @@ extension SQLiteStore: RunStore {
 
     /// All of a runner's runs, ordered by start time then id, without tracks.
     public func allRuns(user: UserID) throws -> [RunRecord] {
-        try connection.withStatement(
-            "SELECT \(Self.summaryColumns) FROM runs WHERE user_id = ? ORDER BY start_time, id"
-        ) { s in
+        try connection.withStatement(StoreSQL.allRuns) { s in
             try s.bind(user, at: 1)
             return try Self.runs(from: s)
         }

@@ -1,17 +1,10 @@
 import RunusCore
 
 extension SQLiteStore: UserStore {
-    private static let userColumns = "id, birth_year, sex, height_cm, weight_kg, time_zone, utc_offset_s"
-
     /// Inserts the profile, or replaces every field of an existing one with the same id (an
     /// UPDATE in place, so rows that reference the user are untouched).
     public func upsertUser(_ profile: UserProfile) throws {
-        try connection.withStatement("""
-            INSERT INTO users (\(Self.userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT(id) DO UPDATE SET birth_year = excluded.birth_year, sex = excluded.sex,
-                height_cm = excluded.height_cm, weight_kg = excluded.weight_kg,
-                time_zone = excluded.time_zone, utc_offset_s = excluded.utc_offset_s
-            """) { s in
+        try connection.withStatement(StoreSQL.upsertUser) { s in
             try s.bind(profile.id, at: 1)
             try s.bind(profile.birthYear, at: 2)
             try s.bind(profile.sex, at: 3)
@@ -24,7 +17,7 @@ extension SQLiteStore: UserStore {
     }
 
     public func user(id: UserID) throws -> UserProfile? {
-        try connection.withStatement("SELECT \(Self.userColumns) FROM users WHERE id = ?") { s in
+        try connection.withStatement(StoreSQL.userByID) { s in
             try s.bind(id, at: 1)
             return try s.step() ? Self.user(from: s) : nil
         }
@@ -32,7 +25,7 @@ extension SQLiteStore: UserStore {
 
     /// All users ordered by id (byte order of the UTF-8 text, SQLite's BINARY collation).
     public func allUsers() throws -> [UserProfile] {
-        try connection.withStatement("SELECT \(Self.userColumns) FROM users ORDER BY id") { s in
+        try connection.withStatement(StoreSQL.allUsers) { s in
             var users: [UserProfile] = []
             while try s.step() { users.append(Self.user(from: s)) }
             return users
@@ -49,9 +42,7 @@ extension SQLiteStore: UserStore {
 extension SQLiteStore: RewardStore {
     /// Inserts a ledger entry; a duplicate id throws (SQLITE_CONSTRAINT).
     public func insertReward(_ reward: RewardEntry) throws {
-        try connection.withStatement(
-            "INSERT INTO rewards (id, user_id, time, xp, reason, ref_id) VALUES (?, ?, ?, ?, ?, ?)"
-        ) { s in
+        try connection.withStatement(StoreSQL.insertReward) { s in
             try s.bind(reward.id, at: 1)
             try s.bind(reward.userID, at: 2)
             try s.bind(reward.time, at: 3)
@@ -64,10 +55,7 @@ extension SQLiteStore: RewardStore {
 
     /// A runner's ledger ordered by time then id.
     public func rewards(user: UserID) throws -> [RewardEntry] {
-        try connection.withStatement("""
-            SELECT id, user_id, time, xp, reason, ref_id FROM rewards
-            WHERE user_id = ? ORDER BY time, id
-            """) { s in
+        try connection.withStatement(StoreSQL.rewardsOfUser) { s in
             try s.bind(user, at: 1)
             var entries: [RewardEntry] = []
             while try s.step() {

@@ -16,7 +16,7 @@ public final class SQLiteStore: Sendable {
 
     /// Opens with an explicit migration list (tests use it to build older or newer schemas).
     public init(path: String, migrations: [Migration]) throws {
-        connection = try SQLiteConnection(path: path)
+        connection = try SQLiteConnection(path: path, maximumSchemaVersion: migrations.count)
         do {
             try connection.migrate(migrations)
         } catch {
@@ -44,10 +44,10 @@ public final class SQLiteStore: Sendable {
 
     // MARK: Counts
 
-    public func userCount() throws -> Int { try count("SELECT COUNT(*) FROM users") }
-    public func runCount() throws -> Int { try count("SELECT COUNT(*) FROM runs") }
-    public func assignmentCount() throws -> Int { try count("SELECT COUNT(*) FROM mission_assignments") }
-    public func rewardCount() throws -> Int { try count("SELECT COUNT(*) FROM rewards") }
+    public func userCount() throws -> Int { try count(StoreSQL.userCount) }
+    public func runCount() throws -> Int { try count(StoreSQL.runCount) }
+    public func assignmentCount() throws -> Int { try count(StoreSQL.assignmentCount) }
+    public func rewardCount() throws -> Int { try count(StoreSQL.rewardCount) }
 
     private func count(_ sql: String) throws -> Int {
         try connection.withStatement(sql) { s in try s.step() ? s.int(at: 0) : 0 }

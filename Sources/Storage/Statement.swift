@@ -44,17 +44,18 @@ public final class Statement {
 
     /// Binds the UTF-8 bytes of `value` with their exact length (embedded NULs survive).
     public func bind(_ value: String, at index: Int32) throws {
-        var text = value
-        let rc = text.withUTF8 { bytes -> Int32 in
-            // A nil base address would bind NULL; an empty string must stay an empty string.
+        // `withContiguousStorageIfAvailable` reads native strings in place (small ones from a
+        // stack copy); the implicit String-to-pointer conversion would heap-allocate a C string
+        // for every small string, which dominated batch inserts (docs/decisions/0404).
+        let rc = value.utf8.withContiguousStorageIfAvailable { bytes -> Int32 in
             guard let base = bytes.baseAddress, bytes.count > 0 else {
+                // A nil pointer would bind NULL; an empty string must stay an empty string.
                 return sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
             }
-            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                sqlite3_bind_text64(handle, index, $0, sqlite3_uint64(bytes.count), sqliteTransient,
-                                    UInt8(SQLITE_UTF8))
-            }
-        }
+            return sqlite3_bind_text64(handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self),
+                                       sqlite3_uint64(bytes.count), sqliteTransient, UInt8(SQLITE_UTF8))
+        } ?? sqlite3_bind_text64(handle, index, value, sqlite3_uint64(value.utf8.count), sqliteTransient,
+                                 UInt8(SQLITE_UTF8))  // bridged (non-native) strings
         try check(rc, "bind text at \(index)")
     }
 
@@ -151,8 +152,10 @@ public final class Statement {
 
     // MARK: Errors
 
-    private func check(_ rc: Int32, _ operation: String) throws {
-        if rc != SQLITE_OK { throw error(rc, operation) }
+    /// The operation text is only built on failure (an interpolated string per bind would cost
+    /// more than the bind itself).
+    private func check(_ rc: Int32, _ operation: @autoclosure () -> String) throws {
+        if rc != SQLITE_OK { throw error(rc, operation()) }
     }
 
     func error(_ rc: Int32, _ operation: String) -> StorageError {

@@ -2,7 +2,7 @@ import Testing
 import RunusCore
 @testable import Storage
 
-@Suite("Schema versions move forward only")
+@Suite("Opening a file and moving its schema forward")
 struct MigrationTests {
     static let v1 = Schema.migrations[0]
     static let v2 = Migration(version: 2, sql: """
@@ -55,15 +55,25 @@ struct MigrationTests {
         }
     }
 
-    @Test("a database written by newer code is refused with a clear error")
+    @Test("a database written by newer code is refused with a clear error and left untouched")
     func refuseNewer() throws {
         try withTemporaryDatabasePath { path in
             let store = try SQLiteStore(path: path)
             try store.connection.execute("PRAGMA user_version = 7")
             try store.close()
+            let before = try fileBytes(path)
             let error = #expect(throws: StorageError.self) { try SQLiteStore(path: path) }
             #expect(error == .schemaTooNew(path: path, found: 7, supported: Schema.currentVersion))
             #expect(error?.description.contains("schema version 7") == true)
+            #expect(try fileBytes(path) == before)  // refusing does not write to the file
         }
+    }
+
+    @Test("a path that cannot be opened throws SQLITE_CANTOPEN naming the path")
+    func unopenablePath() throws {
+        let path = "/tmp/runus-storage-no-such-directory-\(UInt64.random(in: 0...UInt64.max))/db.sqlite"
+        let error = #expect(throws: StorageError.self) { try SQLiteStore(path: path) }
+        #expect(error?.sqliteCode == 14)  // SQLITE_CANTOPEN
+        #expect(error?.description.contains(path) == true)
     }
 }

@@ -106,7 +106,9 @@ struct TransactionTests {
             _ = try? store.transaction { try store.upsertUser(Sample.user("u2")); throw Boom() }
             try store.close()
             try store.close()  // second close is harmless
-            #expect(throws: StorageError.closed(operation: "prepare")) { try store.runCount() }
+            #expect(throws: StorageError.closed(operation: "statement SELECT COUNT(*) FROM runs")) {
+                try store.runCount()
+            }
 
             let reopened = try SQLiteStore(path: path)
             #expect(try reopened.allUsers() == [Sample.user("u1")])

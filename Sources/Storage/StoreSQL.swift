@@ -1,0 +1,64 @@
+/// Every SQL statement `SQLiteStore` runs, in one place. They are built once (static lets) from
+/// constant column lists; values only ever reach SQLite through bound `?` parameters. Building
+/// them once also keeps the per-row cost of batch inserts down (no string building and hashing
+/// of a fresh key for the statement cache on every call).
+enum StoreSQL {
+    // MARK: users
+    static let userColumns = "id, birth_year, sex, height_cm, weight_kg, time_zone, utc_offset_s"
+    static let upsertUser = """
+        INSERT INTO users (\(userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT(id) DO UPDATE SET birth_year = excluded.birth_year, sex = excluded.sex,
+            height_cm = excluded.height_cm, weight_kg = excluded.weight_kg,
+            time_zone = excluded.time_zone, utc_offset_s = excluded.utc_offset_s
+        """
+    static let userByID = "SELECT \(userColumns) FROM users WHERE id = ?"
+    static let allUsers = "SELECT \(userColumns) FROM users ORDER BY id"
+
+    // MARK: runs
+    /// Columns of a run without its track, in the order `SQLiteStore.run(from:track:)` reads them.
+    static let runSummaryColumns =
+        "id, user_id, start_time, distance_m, elapsed_s, moving_s, elevation_gain_m, calories_kcal, source"
+    static let insertRun = """
+        INSERT INTO runs (\(runSummaryColumns), track) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT(id) DO NOTHING
+        """
+    static let runByID = "SELECT \(runSummaryColumns), track FROM runs WHERE id = ?"
+    static let runsInRange = """
+        SELECT \(runSummaryColumns) FROM runs
+        WHERE user_id = ? AND start_time >= ? AND start_time < ? ORDER BY start_time, id
+        """
+    static let allRuns = "SELECT \(runSummaryColumns) FROM runs WHERE user_id = ? ORDER BY start_time, id"
+
+    // MARK: mission_assignments
+    static let assignmentColumns = """
+        id, user_id, day, kind, spec_json, model_version, p_complete, xp, status, run_id, progress, \
+        p_true, offered_at
+        """
+    static let insertAssignment = """
+        INSERT INTO mission_assignments (\(assignmentColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+    static let updateAssignment =
+        "UPDATE mission_assignments SET status = ?, run_id = ?, progress = ? WHERE id = ?"
+    static let assignmentsOfDay = """
+        SELECT \(assignmentColumns) FROM mission_assignments WHERE user_id = ? AND day = ? ORDER BY seq
+        """
+    static let assignmentsInRange = """
+        SELECT \(assignmentColumns) FROM mission_assignments
+        WHERE user_id = ? AND day >= ? AND day <= ? ORDER BY day, seq
+        """
+    static let decidedAssignments = """
+        SELECT \(assignmentColumns) FROM mission_assignments
+        WHERE status IN ('completed', 'failed') ORDER BY offered_at, id
+        """
+
+    // MARK: rewards
+    static let insertReward = "INSERT INTO rewards (id, user_id, time, xp, reason, ref_id) VALUES (?, ?, ?, ?, ?, ?)"
+    static let rewardsOfUser =
+        "SELECT id, user_id, time, xp, reason, ref_id FROM rewards WHERE user_id = ? ORDER BY time, id"
+
+    // MARK: counts
+    static let userCount = "SELECT COUNT(*) FROM users"
+    static let runCount = "SELECT COUNT(*) FROM runs"
+    static let assignmentCount = "SELECT COUNT(*) FROM mission_assignments"
+    static let rewardCount = "SELECT COUNT(*) FROM rewards"
+}
