@@ -30,8 +30,8 @@ public struct LogisticScorer: MissionScorer {
     let model: LogisticRegressionModel
 
     public init(artifact: ModelArtifact) throws {
-        guard artifact.featureHash == MissionFeatures.schema.hash else {
-            throw EngineError.schemaMismatch(expected: MissionFeatures.schema.hash, artifact: artifact.featureHash)
+        guard artifact.featureSchemaHash == MissionFeatures.schema.hash else {
+            throw EngineError.schemaMismatch(expected: MissionFeatures.schema.hash, artifact: artifact.featureSchemaHash)
         }
         version = artifact.modelVersion
         model = artifact.makeModel()

@@ -50,21 +50,41 @@ public struct TodayPolicy: Sendable {
         }
     }
 
+    /// One plain sentence saying how the mission relates to what the runner has been doing.
     static func why(_ spec: MissionSpec, state: RunnerState) -> String {
         guard state.totalRuns > 0 else {
             return "A starter mission sized for someone new to running; it adapts after your first runs."
         }
-        let usual = DistanceFormat.kilometres(state.enduranceOrDefault)
-        switch spec {
-        case .distance(let d), .negativeSplit(let d):
-            let change = Int(((d / state.enduranceOrDefault - 1) * 100).rounded())
-            return change >= 0
-                ? "Your runs lately are about \(usual); this asks for \(change) % more."
-                : "Your runs lately are about \(usual); a shorter one keeps you going."
-        case .duration:
-            return "Time on your feet builds endurance; this is close to your usual run of \(usual)."
-        case .distanceInTime, .pace:
-            return "Your usual pace is \(Pace.format(state.typicalPaceOrDefault))/km; this pushes it a little."
+        let endurance = state.enduranceOrDefault
+        let usual = DistanceFormat.kilometres(endurance)
+        func percent(_ ratio: Double) -> Int { Int((abs(ratio - 1) * 100).rounded()) }
+        func comparison(_ ratio: Double, _ what: String) -> String {
+            let p = percent(ratio)
+            if p < 5 { return "about your usual \(what)" }
+            return ratio > 1 ? "\(p) % more than your usual \(what)" : "\(p) % less than your usual \(what)"
         }
+        switch spec {
+        case .distance(let d):
+            return "Your runs lately are about \(usual); this is \(comparison(d / endurance, "distance"))."
+        case .duration(let t):
+            let usualTime = endurance * state.typicalPaceOrDefault / 1000
+            return "Time on your feet builds endurance: \(comparison(t / usualTime, "time of \(DistanceFormat.duration(usualTime))"))."
+        case .negativeSplit(let d):
+            return "Finishing faster than you start teaches pacing, over \(comparison(d / endurance, "distance"))."
+        case .pace(let maxPace, let d):
+            let expected = state.expectedPace(over: d)
+            return "You usually hold about \(Pace.format(expected))/km over \(DistanceFormat.kilometres(d)); "
+                + "this asks for \(paceChange(expected, maxPace))."
+        case .distanceInTime(let d, let maxDuration):
+            let expected = state.expectedPace(over: d)
+            return "You usually hold about \(Pace.format(expected))/km over \(DistanceFormat.kilometres(d)); "
+                + "this asks for \(paceChange(expected, maxDuration / d * 1000))."
+        }
+    }
+
+    static func paceChange(_ usual: SecondsPerKm, _ target: SecondsPerKm) -> String {
+        let seconds = Int((usual - target).rounded())
+        if abs(seconds) < 3 { return "your usual pace" }
+        return seconds > 0 ? "\(seconds) s/km faster" : "up to \(-seconds) s/km slower, an easier day"
     }
 }

@@ -50,9 +50,9 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 
 /// The parsed command line of one command.
 public struct ParsedArguments: Sendable {
-    public private(set) var values: [String: [String]] = [:]
-    public private(set) var flags: Set<String> = []
-    public private(set) var positional: [String] = []
+    public internal(set) var values: [String: [String]] = [:]
+    public internal(set) var flags: Set<String> = []
+    public internal(set) var positional: [String] = []
 
     public func flag(_ name: String) -> Bool { flags.contains(name) }
 

@@ -23,6 +23,7 @@ enum ModelCard {
         lines.append("- **Type**: L2-regularised logistic regression (Newton/IRLS on LAPACK `dposv`), λ = \(options.l2) (scikit-learn C = \(f(1 / options.l2, 4))), \(a.training.iterations) iterations, converged: \(a.training.converged).")
         lines.append("- **Predicts**: the probability that a runner who tries a mission completes it (label definition: docs/decisions/0004-mission-labels.md).")
         lines.append("- **Features**: \(a.featureNames.count) (schema hash `\(a.featureSchemaHash)`, listed in docs/features.md).")
+        lines.append("- **Data source**: runs from \(result.sources.joined(separator: ", "))\(result.sources == ["simulated"] ? " (`runus simulate`, docs/simulation.md)" : "").")
         lines.append("- **Training data**: \(result.runners) runners, \(result.trainRows) tried missions offered before \(day(result.cutoff)); fingerprint `\(a.training.fingerprint)`.")
         lines.append("- **Test data**: \(t.rows) tried missions offered from \(day(result.cutoff)) to \(day(result.lastTime)) (time split, never random rows).")
         lines.append("")
@@ -56,7 +57,9 @@ enum ModelCard {
         lines.append("## Use and limits")
         lines.append("")
         lines.append("- Intended for ranking and choosing daily missions (`missions.today`); probabilities are meant to be calibrated.")
-        lines.append("- Trained on simulated runners (docs/simulation.md) when the training data says `simulated`: real runners differ; retrain on real histories before trusting it for them.")
+        if result.sources.contains("simulated") {
+            lines.append("- Trained on simulated runners whose behaviour follows a stated model (docs/decisions/0002-simulated-behaviour-model.md): real runners differ; retrain on real histories before trusting it for them.")
+        }
         lines.append("- Labels exist only for missions that were tried; the probability is conditional on trying.")
         lines.append("- New runners get features from beginner defaults (4 km, 7:00/km) until their first run.")
         lines.append("")

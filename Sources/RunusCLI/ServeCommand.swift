@@ -41,13 +41,13 @@ enum ServeCommand: Command {
         let clock = SystemClock()
         let operations = DaemonOperations(missions: MissionService(store: store, scorer: scorer), artifact: artifact,
                                           clock: clock, startedAt: clock.now())
-        let router = Router(log: { line in output.err(line + "\n") })
+        let router = Router(log: { line in StandardStreams().err(line + "\n") })
         operations.register(on: router)
 
         var configuration = ServerConfiguration(addresses: addresses)
         configuration.maximumLineBytes = try arguments.int("max-line-bytes", in: 1024...(1 << 30))!
         let server = LineServer(configuration: configuration, router: router)
-        server.installShutdownSignals { signal in output.err("runus serve: signal \(signal), shutting down\n") }
+        server.installShutdownSignals { signal in StandardStreams().err("runus serve: signal \(signal), shutting down\n") }
         let bound = try server.start()
         for address in bound { output.out("listening on \(address)\n") }
         let example = bound.first.map { "--addr \($0) " } ?? ""

@@ -64,8 +64,9 @@ enum SimulateCommand: Command {
             var first = 0
             while first < configuration.runners {
                 let count = min(batchSize, configuration.runners - first)
+                let base = first
                 let results = ParallelMap.map(count: count) { i in
-                    RunnerSimulator.simulate(runner: first + i, configuration: configuration)
+                    RunnerSimulator.simulate(runner: base + i, configuration: configuration)
                 }
                 try store.transaction {
                     for runner in results {

@@ -31,10 +31,10 @@ enum TrainCommand: Command {
         options.l2 = try arguments.double("l2", in: 1e-9...1e9)!
         options.trainFraction = try arguments.double("train-fraction", in: 0.5...0.95)!
         options.seed = try arguments.int("seed", in: 0...Int(Int32.max))!
-        let store = try SQLiteStore(path: dbPath, readOnly: true)
-        let (examples, runners) = try TrainingPipeline.examples(store: store)
+        let store = try SQLiteStore(path: dbPath)
+        let (examples, runners, sources) = try TrainingPipeline.examples(store: store)
         output.err("training on \(examples.count) labelled examples from \(runners) runners\n")
-        let result = try TrainingPipeline.train(examples: examples, runners: runners, options: options)
+        let result = try TrainingPipeline.train(examples: examples, runners: runners, sources: sources, options: options)
         try ModelFiles.write(artifact: result.artifact, card: ModelCard.markdown(result, options: options), to: out)
         let t = result.test
         var line = "wrote \(out)/model.json (\(result.artifact.modelVersion)): test AUC \(rounded(t.auc)), "

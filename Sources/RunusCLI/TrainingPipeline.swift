@@ -32,23 +32,27 @@ struct TrainingPipeline {
         let firstTime: EpochSeconds
         let lastTime: EpochSeconds
         let completedByKind: [MissionKind: (tried: Int, completed: Int)]
+        /// Where the training runs came from ("simulated", "import", "app"), sorted.
+        let sources: [String]
     }
 
     /// Every runner's examples, ordered by (time, assignment id).
-    static func examples(store: SQLiteStoreReader) throws -> (examples: [LabelledExample], runners: Int) {
+    static func examples(store: SQLiteStoreReader) throws -> (examples: [LabelledExample], runners: Int, sources: [String]) {
         var all: [LabelledExample] = []
+        var sources: Set<String> = []
         let users = try store.allUsers()
         for user in users {
             let runs = try store.runs(user: user.id, from: -.greatestFiniteMagnitude, to: .greatestFiniteMagnitude)
+            for run in runs { sources.insert(run.source) }
             let assignments = try store.assignments(user: user.id, from: CivilDate(daysSinceEpoch: -1_000_000),
                                                     to: CivilDate(daysSinceEpoch: 1_000_000))
             all += try ExampleBuilder.examples(runs: runs, assignments: assignments)
         }
         all.sort { ($0.time, $0.assignmentID) < ($1.time, $1.assignmentID) }
-        return (all, users.count)
+        return (all, users.count, sources.sorted())
     }
 
-    static func train(examples: [LabelledExample], runners: Int, options: Options) throws -> Result {
+    static func train(examples: [LabelledExample], runners: Int, sources: [String], options: Options) throws -> Result {
         guard examples.count >= 50 else {
             throw CLIError("only \(examples.count) labelled examples (tried missions); at least 50 are needed")
         }
@@ -83,7 +87,8 @@ struct TrainingPipeline {
             byKind[e.kind] = entry
         }
         return Result(artifact: artifact, trainRows: train.count, test: evaluation, cutoff: cutoff, runners: runners,
-                      firstTime: examples.first!.time, lastTime: examples.last!.time, completedByKind: byKind)
+                      firstTime: examples.first!.time, lastTime: examples.last!.time, completedByKind: byKind,
+                      sources: sources)
     }
 
     static func evaluate(model: LogisticRegressionModel, on examples: [LabelledExample]) throws -> Evaluation {

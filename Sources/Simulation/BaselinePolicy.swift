@@ -33,8 +33,8 @@ struct ObservedHistory: Sendable {
 
 /// The exploring policy that offered missions in the simulated past: a uniformly random kind and
 /// a target drawn log-uniformly around what the runner has been doing, wide enough that offers
-/// range from very easy to very hard (the learner needs both). Its `p_complete` is an
-/// uninformed 0.5.
+/// range from very easy to very hard (the learner needs both), within 1–42.2 km and 10 min–4 h.
+/// Its `p_complete` is an uninformed 0.5.
 enum BaselinePolicy {
     static let uninformedProbability = 0.5
 
@@ -42,7 +42,7 @@ enum BaselinePolicy {
         let endurance = history.endurance ?? 5000
         let pace = history.typicalPace
         func distance(_ low: Double, _ high: Double) -> Meters {
-            max(1000, (endurance * exp(rng.uniform(low, high)) / 100).rounded() * 100)
+            min(42_200, max(1000, (endurance * exp(rng.uniform(low, high)) / 100).rounded() * 100))
         }
         func targetPace() -> SecondsPerKm { (pace * exp(rng.uniform(-0.2, 0.05))).rounded() }
         switch MissionKind.allCases[rng.int(in: 0...(MissionKind.allCases.count - 1))] {
@@ -50,7 +50,7 @@ enum BaselinePolicy {
             return .distance(minDistance: distance(-0.5, 0.9))
         case .duration:
             let seconds = endurance * pace / 1000 * exp(rng.uniform(-0.5, 0.9))
-            return .duration(minDuration: max(600, (seconds / 60).rounded() * 60))
+            return .duration(minDuration: min(4 * 3600, max(600, (seconds / 60).rounded() * 60)))
         case .pace:
             return .pace(maxPace: targetPace(), minDistance: distance(-0.7, 0.3))
         case .negativeSplit:

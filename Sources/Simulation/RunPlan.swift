@@ -22,21 +22,27 @@ struct RunPlan: Sendable {
     /// check agrees with the attempt except near the tolerance.
     static func attempt(_ spec: MissionSpec, succeed: Bool, state: Physiology, rng: inout SeededGenerator) -> RunPlan {
         func easy(_ d: Meters) -> SecondsPerKm { state.racePace(over: d) * rng.uniform(1.10, 1.22) }
+        // A runner who gives up stops short of the target, and never runs much beyond what they
+        // can currently do (otherwise failed long attempts would build endurance for free).
+        func shortOf(_ target: Meters) -> Meters {
+            min(target * rng.uniform(0.5, 0.93), state.endurance * rng.uniform(0.9, 1.3))
+        }
         switch spec {
         case .distance(let target):
-            let d = target * (succeed ? rng.uniform(1.02, 1.12) : rng.uniform(0.5, 0.93))
+            let d = succeed ? target * rng.uniform(1.02, 1.12) : shortOf(target)
             return RunPlan(legs: [Leg(distance: d, pace: easy(d), mode: .run)])
         case .duration(let target):
             let pace = easy(state.endurance)
-            let d = target / pace * 1000 * (succeed ? rng.uniform(1.02, 1.12) : rng.uniform(0.5, 0.93))
+            let full = target / pace * 1000
+            let d = succeed ? full * rng.uniform(1.02, 1.12) : shortOf(full)
             return RunPlan(legs: [Leg(distance: d, pace: pace, mode: .run)])
         case .pace(let maxPace, let target):
             if succeed {
                 return RunPlan(legs: [Leg(distance: target * rng.uniform(1.02, 1.1), pace: maxPace * rng.uniform(0.95, 0.985), mode: .run)])
             } else if rng.bernoulli(0.5) {
-                return RunPlan(legs: [Leg(distance: target * rng.uniform(1.02, 1.1), pace: maxPace * rng.uniform(1.03, 1.1), mode: .run)])
+                return RunPlan(legs: [Leg(distance: target * rng.uniform(1.02, 1.1), pace: maxPace * rng.uniform(1.05, 1.12), mode: .run)])
             } else {
-                return RunPlan(legs: [Leg(distance: target * rng.uniform(0.5, 0.9), pace: maxPace * 0.98, mode: .run)])
+                return RunPlan(legs: [Leg(distance: shortOf(target), pace: maxPace * 0.98, mode: .run)])
             }
         case .negativeSplit(let target):
             let d = target * rng.uniform(1.02, 1.1)
@@ -48,11 +54,11 @@ struct RunPlan: Sendable {
                 return RunPlan(legs: [Leg(distance: d / 2, pace: pace * 0.97, mode: .run),
                                       Leg(distance: d / 2, pace: pace * 1.05, mode: .run)])
             } else {
-                return RunPlan(legs: [Leg(distance: target * rng.uniform(0.5, 0.9), pace: pace, mode: .run)])
+                return RunPlan(legs: [Leg(distance: shortOf(target), pace: pace, mode: .run)])
             }
         case .distanceInTime(let target, let maxDuration):
             let required = maxDuration / target * 1000
-            let pace = required * (succeed ? rng.uniform(0.94, 0.98) : rng.uniform(1.03, 1.1))
+            let pace = required * (succeed ? rng.uniform(0.94, 0.98) : rng.uniform(1.05, 1.12))
             return RunPlan(legs: [Leg(distance: target * rng.uniform(1.02, 1.1), pace: pace, mode: .run)])
         }
     }

@@ -8,6 +8,9 @@ public struct SimulatedRunner: Sendable {
     public let profile: UserProfile
     public let runs: [RunRecord]
     public let assignments: [MissionAssignment]
+    /// Whether each tried mission's attempt was drawn as a success (assignment id → success):
+    /// the behaviour model's outcome before the track and the check; for tests of the simulator.
+    let attempts: [String: Bool]
 }
 
 /// Simulates one runner day by day:
@@ -37,6 +40,7 @@ public enum RunnerSimulator {
         var runs: [RunRecord] = []
         var assignments: [MissionAssignment] = []
         var breakLeft = 0
+        var attempts: [String: Bool] = [:]
 
         for dayIndex in 0..<configuration.days {
             let day = configuration.startDay.adding(days: dayIndex)
@@ -65,9 +69,11 @@ public enum RunnerSimulator {
 
             let tries = rng.bernoulli(traits.engagement)
             let pTrue = BehaviourModel.probability(of: spec, state: body)
+            let succeed = rng.bernoulli(pTrue)
             let plan = tries
-                ? RunPlan.attempt(spec, succeed: rng.bernoulli(pTrue), state: body, rng: &rng)
+                ? RunPlan.attempt(spec, succeed: succeed, state: body, rng: &rng)
                 : RunPlan.habitual(state: body, rng: &rng)
+            if tries { attempts[assignment.id] = succeed }
             var plannedPlan = plan
             if traits.driveProbability > 0, rng.bernoulli(traits.driveProbability) {
                 plannedPlan.legs.insert(RunPlan.Leg(distance: rng.uniform(2000, 6000), pace: 100, mode: .drive), at: 0)
@@ -94,7 +100,7 @@ public enum RunnerSimulator {
             assignments.append(assignment)
             body.endDay(ran: plan.footDistance)
         }
-        return SimulatedRunner(profile: traits.profile, runs: runs, assignments: assignments)
+        return SimulatedRunner(profile: traits.profile, runs: runs, assignments: assignments, attempts: attempts)
     }
 }
 

@@ -11,7 +11,7 @@ public struct SimulationConfiguration: Sendable, Equatable {
     /// First simulated (local) day.
     public var startDay: CivilDate
 
-    public init(runners: Int, days: Int, seed: UInt64, startDay: CivilDate = CivilDate(year: 2026, month: 1, day: 5)!) {
+    public init(runners: Int, days: Int, seed: UInt64, startDay: CivilDate = CivilDate(year: 2026, month: 6, day: 1)!) {
         precondition(runners >= 1 && days >= 1, "runners and days must be positive")
         self.runners = runners; self.days = days; self.seed = seed; self.startDay = startDay
     }

@@ -18,10 +18,20 @@ public struct MetricsConfiguration: Sendable {
     public var runningCostKcalPerKgKm: Double
     /// Split length in metres, > 0 (default 1000: per-km splits).
     public var splitLength: Meters
+    /// Vehicle rule (record 0106): sustained speed above this, m/s (default 7.0 = 25 km/h,
+    /// faster than any runner holds for half a minute outside a sprint track).
+    public var vehicleSpeed: Double
+    /// Vehicle rule: shortest stretch above `vehicleSpeed` that counts as a vehicle, seconds
+    /// (default 20).
+    public var vehicleMinDuration: Seconds
+    /// Vehicle rule: slower gaps shorter than this inside a fast stretch stay part of it,
+    /// seconds (default 30: traffic lights).
+    public var vehicleGapTolerance: Seconds
 
     public init(maxSpeed: Double = 12.5, pauseSpeed: Double = 0.5, resumeSpeed: Double = 1.0,
                 elevationThreshold: Meters = 5, runningCostKcalPerKgKm: Double = 1.0,
-                splitLength: Meters = 1000) {
+                splitLength: Meters = 1000, vehicleSpeed: Double = 7.0, vehicleMinDuration: Seconds = 20,
+                vehicleGapTolerance: Seconds = 30) {
         precondition(maxSpeed > 0 && pauseSpeed >= 0 && resumeSpeed >= pauseSpeed,
                      "MetricsConfiguration: need maxSpeed > 0 and 0 <= pauseSpeed <= resumeSpeed")
         precondition(elevationThreshold >= 0 && runningCostKcalPerKgKm > 0 && splitLength > 0,
@@ -32,6 +42,9 @@ public struct MetricsConfiguration: Sendable {
         self.elevationThreshold = elevationThreshold
         self.runningCostKcalPerKgKm = runningCostKcalPerKgKm
         self.splitLength = splitLength
+        self.vehicleSpeed = vehicleSpeed
+        self.vehicleMinDuration = vehicleMinDuration
+        self.vehicleGapTolerance = vehicleGapTolerance
     }
 
     public static let `default` = MetricsConfiguration()

@@ -4,7 +4,9 @@ import RunusCore
 /// hysteresis (0102), elevation with hysteresis (0103), calories (0104).
 ///
 /// Distance counts only segments flagged moving, so GPS drift while standing still adds
-/// nothing. An empty track gives zeros (start and end 0); one fix gives zero distance.
+/// nothing. Vehicle parts (record 0106) are left out: leading and trailing ones are cut off, and
+/// one in the middle counts neither distance nor moving time. An empty track gives zeros (start
+/// and end 0); one fix gives zero distance.
 public struct RunMetrics: Sendable {
     /// First kept fix, Unix seconds.
     public let startTime: EpochSeconds
@@ -37,7 +39,19 @@ public struct RunMetrics: Sendable {
     /// - Parameters:
     ///   - weightKg: body mass in kg (> 0), needed for calories.
     public init(track: Track, weightKg: Double? = nil, configuration: MetricsConfiguration = .default) {
-        let points = track.cleaned(configuration: configuration).points
+        let cleaned = track.cleaned(configuration: configuration)
+        var vehicle = cleaned.vehicleSegments(configuration: configuration)
+        // Cut leading and trailing vehicle parts: the run starts when the runner leaves the car.
+        var first = 0, last = cleaned.points.count - 1
+        while first < last && vehicle[first + 1] {
+            first += 1
+        }
+        while last > first && vehicle[last] {
+            last -= 1
+        }
+        let points = cleaned.points.isEmpty ? [] : Array(cleaned.points[first...last])
+        vehicle = cleaned.points.isEmpty ? [] : Array(vehicle[first...last])
+        if !vehicle.isEmpty { vehicle[0] = false }
         let n = points.count
         var times: [EpochSeconds] = [], distances: [Meters] = [], movingFlags: [Bool] = []
         times.reserveCapacity(n); distances.reserveCapacity(n); movingFlags.reserveCapacity(n)
@@ -55,14 +69,14 @@ public struct RunMetrics: Sendable {
                 // Hysteresis (record 0102): pause below pauseSpeed, resume above resumeSpeed.
                 if isMoving && speed < configuration.pauseSpeed { isMoving = false }
                 else if !isMoving && speed > configuration.resumeSpeed { isMoving = true }
-                if isMoving { cumulative += d; movingTime += dt }
+                if isMoving && !vehicle[i] { cumulative += d; movingTime += dt }
                 if let h0 = q.heartRate, let h1 = p.heartRate {
                     hrWeighted += (h0 + h1) / 2 * dt; hrSeconds += dt
                 }
             }
             times.append(p.time)
             distances.append(cumulative)
-            movingFlags.append(i > 0 && isMoving)
+            movingFlags.append(i > 0 && isMoving && !vehicle[i])
         }
         let profile = DistanceProfile(times: times, distances: distances, moving: movingFlags)
         self.profile = profile

@@ -59,6 +59,23 @@ struct RunnerSimulatorTests {
         #expect(ps.min()! < 0.25 && ps.max()! > 0.9)
     }
 
+    /// The behaviour model decides the attempt; the stored outcome is what the mission check
+    /// says about the generated track. They must agree except near the GPS tolerance.
+    @Test("the mission check agrees with the drawn attempt for at least 97 % of tried missions, per kind")
+    func checkAgreesWithAttempt() {
+        for kind in MissionKind.allCases {
+            var agree = 0, total = 0
+            for runner in Self.runners {
+                for a in runner.assignments where a.kind == kind.rawValue && a.pTrue != nil {
+                    total += 1
+                    if runner.attempts[a.id] == (a.status == .completed) { agree += 1 }
+                }
+            }
+            #expect(total > 50, "\(kind.rawValue): only \(total) tried")
+            #expect(Double(agree) >= 0.97 * Double(total), "\(kind.rawValue): \(agree) of \(total) agree")
+        }
+    }
+
     @Test("runs look like runs: plausible paces, sampling, stored tracks that decode to the same distance")
     func runsArePlausible() throws {
         var checked = 0

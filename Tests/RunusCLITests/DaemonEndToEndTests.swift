@@ -1,0 +1,138 @@
+import Testing
+import Foundation
+import RunusCore
+import Features
+import Learning
+import Engine
+import Server
+import Storage
+@testable import RunusCLI
+
+/// The daemon's operations over a real TCP socket and a real store, one connection throughout.
+@Suite("daemon end to end", .serialized)
+struct DaemonEndToEndTests {
+    /// A model with the production feature schema, fitted on seeded random rows: these tests
+    /// are about the protocol, not model quality.
+    static func artifact() throws -> ModelArtifact {
+        var rng = SeededGenerator(seed: 5)
+        let p = MissionFeatures.schema.count
+        let rows = (0..<400).map { _ in (0..<p).map { _ in rng.gaussian() } }
+        let y = rows.map { $0[5] < 0.3 ? 1.0 : 0.0 }
+        let model = try LogisticRegression.fit(x: Matrix(rowArrays: rows, cols: p), y: y)
+        return try ModelArtifact(model: model, modelVersion: "test-1", featureNames: MissionFeatures.schema.names,
+                                 featureSchemaHash: MissionFeatures.schema.hash,
+                                 training: .init(fingerprint: "test", rows: 400, seed: 5, l2: 1, iterations: 1, converged: true))
+    }
+
+    /// Starts a daemon on 127.0.0.1:0 with one known user; returns the server, its address and the store.
+    static func startDaemon(_ dir: TemporaryDirectory) throws -> (LineServer, ServerAddress) {
+        let store = try SQLiteStore(path: dir.file("d.sqlite"))
+        try store.upsertUser(UserProfile(id: "ana", weightKg: 58, timeZone: "Asia/Seoul", utcOffsetSeconds: 9 * 3600))
+        for i in 0..<12 {
+            try store.insertRun(RunRecord(id: "ana-\(i)", userID: "ana", startTime: 1_790_000_000 + Double(i) * 172_800,
+                                          distance: 6000, elapsed: 2100, moving: 2000, elevationGain: 20, source: "test"))
+        }
+        let artifact = try artifact()
+        let operations = DaemonOperations(
+            missions: MissionService(store: store, scorer: try LogisticScorer(artifact: artifact)),
+            artifact: artifact, clock: FixedClock(1_800_000_000), startedAt: 1_799_999_990)
+        let router = Router()
+        operations.register(on: router)
+        var configuration = ServerConfiguration(addresses: [.tcp(host: "127.0.0.1", port: 0)])
+        configuration.log = { _ in }
+        let server = LineServer(configuration: configuration, router: router)
+        let bound = try server.start()
+        Thread.detachNewThread { try? server.run() }
+        return (server, bound[0])
+    }
+
+    @Test("bad lines get their own error codes and the same connection keeps working")
+    func errorsThenSuccess() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.cleanup() }
+        let (server, address) = try Self.startDaemon(dir)
+        defer { server.stop() }
+        let client = try LineClient(address: address, timeout: .seconds(10))
+        defer { client.close() }
+
+        func send(_ line: String) throws -> JSONValue {
+            try client.send(line: line)
+            return try client.readAnswer()
+        }
+        let cases: [(String, String)] = [
+            (#"{"op":"missions.today","user":"#, "bad_json"),
+            (#"[1,2,3]"#, "bad_request"),
+            (#"{"op":"missions.tomorrow","id":7}"#, "unknown_op"),
+            (#"{"op":"missions.today","user":"nobody","id":"x"}"#, "not_found"),
+            (#"{"op":"missions.today","user":"ana","k":0}"#, "bad_request"),
+            (#"{"op":"missions.today","user":"ana","date":"2026-02-30"}"#, "bad_request"),
+        ]
+        for (line, code) in cases {
+            let answer = try send(line)
+            #expect(answer["ok"]?.boolValue == false, "\(line)")
+            #expect(answer["error"]?["code"]?.stringValue == code, "\(line) → \(JSONWriter.string(answer))")
+            #expect(answer["error"]?["message"]?.stringValue?.isEmpty == false)
+            // After every bad line, a good request on the same connection works.
+            let health = try send(#"{"op":"health","id":1}"#)
+            #expect(health["ok"]?.boolValue == true)
+            #expect(health["id"]?.intValue == 1)
+        }
+        #expect(try send(#"{"op":"missions.tomorrow","id":7}"#)["id"]?.intValue == 7)
+    }
+
+    @Test("missions.today answers k missions with title, spec, p_complete and xp, stable on repeat")
+    func missionsToday() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.cleanup() }
+        let (server, address) = try Self.startDaemon(dir)
+        defer { server.stop() }
+        let client = try LineClient(address: address, timeout: .seconds(10))
+        defer { client.close() }
+        let answer = try client.call(["op": "missions.today", "user": "ana", "id": 3])
+        #expect(answer["ok"]?.boolValue == true, "\(JSONWriter.string(answer))")
+        let result = try #require(answer["result"])
+        // 1_800_000_000 is 2027-01-15T08:00Z, already that day in Seoul (UTC+9).
+        #expect(result["day"]?.stringValue == "2027-01-15")
+        let missions = try #require(result["missions"]?.arrayValue)
+        #expect(missions.count == 3)
+        for m in missions {
+            #expect(m["title"]?.stringValue?.isEmpty == false)
+            #expect(m["spec"]?["kind"]?.stringValue == m["kind"]?.stringValue)
+            let p = try #require(m["p_complete"]?.doubleValue)
+            #expect((0...1).contains(p))
+            #expect((m["xp"]?.intValue ?? 0) > 0)
+            #expect(m["why"]?.stringValue?.isEmpty == false)
+        }
+        let again = try client.call(["op": "missions.today", "user": "ana", "id": 4])
+        #expect(again["result"]?["missions"] == result["missions"])
+        let five = try client.call(["op": "missions.today", "user": "ana", "k": 5, "date": "2027-01-16"])
+        #expect(five["result"]?["missions"]?.arrayValue?.count == 5)
+    }
+
+    @Test("model.info reports the artifact; stats counts requests per operation")
+    func modelInfoAndStats() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.cleanup() }
+        let (server, address) = try Self.startDaemon(dir)
+        defer { server.stop() }
+        let client = try LineClient(address: address, timeout: .seconds(10))
+        defer { client.close() }
+        let info = try client.call(["op": "model.info"])
+        #expect(info["result"]?["model_version"]?.stringValue == "test-1")
+        #expect(info["result"]?["feature_schema_hash"]?.stringValue == MissionFeatures.schema.hash)
+        _ = try client.call(["op": "health"])
+        let stats = try client.call(["op": "stats"])
+        #expect(stats["result"]?["operations"]?["health"]?["requests"]?.intValue == 1)
+    }
+
+    @Test("a model whose feature schema differs is refused at start-up with both hashes named")
+    func schemaMismatch() throws {
+        let good = try Self.artifact()
+        var bytes = String(decoding: good.encode(), as: UTF8.self)
+        bytes = bytes.replacingOccurrences(of: MissionFeatures.schema.hash, with: "0123456789abcdef")
+        let wrong = try ModelArtifact.decode(Array(bytes.utf8))
+        #expect(throws: EngineError.schemaMismatch(expected: MissionFeatures.schema.hash, artifact: "0123456789abcdef")) {
+            _ = try LogisticScorer(artifact: wrong)
+        }
+    }
+}
