@@ -2,6 +2,7 @@ import RunusCore
 import Engine
 import Server
 import Storage
+import Learning
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,6 +36,7 @@ enum ServeCommand: Command {
         if let unix = arguments.string("unix") { addresses.append(.unix(path: unix)) }
         if addresses.isEmpty { addresses = [.tcp(host: "127.0.0.1", port: 7878)] }
 
+        BLASThreads.useOne()  // one BLAS thread per request; parallelism from requests (record 0006)
         let artifact = try ModelFiles.read(from: try arguments.require("model"))
         let scorer = try LogisticScorer(artifact: artifact)
         let store = try SQLiteStore(path: try arguments.require("db"))

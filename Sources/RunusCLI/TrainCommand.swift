@@ -31,9 +31,10 @@ enum TrainCommand: Command {
         options.l2 = try arguments.double("l2", in: 1e-9...1e9)!
         options.trainFraction = try arguments.double("train-fraction", in: 0.5...0.95)!
         options.seed = try arguments.int("seed", in: 0...Int(Int32.max))!
+        BLASThreads.useOne()  // bit-for-bit reproducible fits (record 0006)
         let store = try SQLiteStore(path: dbPath)
         let (examples, runners, sources) = try TrainingPipeline.examples(store: store)
-        output.err("training on \(examples.count) labelled examples from \(runners) runners\n")
+        output.err("training on \(examples.count) labelled examples from \(runners) runners (BLAS kernel \(BLASThreads.kernel), 1 thread)\n")
         let result = try TrainingPipeline.train(examples: examples, runners: runners, sources: sources, options: options)
         try ModelFiles.write(artifact: result.artifact, card: ModelCard.markdown(result, options: options), to: out)
         let t = result.test
