@@ -39,7 +39,7 @@ public struct TodayPolicy: Sendable {
             if let j = best[spec.kind], distance(probabilities[j]) <= distance(probabilities[i]) { continue }
             best[spec.kind] = i
         }
-        let ranked = MissionKind.allCases.compactMap { best[$0] }.sorted {
+        let ranked = MissionFeatures.kinds.compactMap { best[$0] }.sorted {
             (distance(probabilities[$0]), $0) < (distance(probabilities[$1]), $1)
         }
         return ranked.prefix(count).map { i in

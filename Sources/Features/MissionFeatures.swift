@@ -7,7 +7,12 @@ import Missions
 /// Kind-specific terms are interactions (zero for other kinds) so that a linear model can give
 /// each kind its own slope.
 public enum MissionFeatures {
-    static let kinds = MissionKind.allCases
+    /// The kinds schema v1 models, in column order. Listed explicitly: a new mission kind changes
+    /// nothing here (and no model) until it is added with a new schema version.
+    public static let kinds: [MissionKind] = [.distance, .duration, .pace, .negativeSplit, .distanceInTime]
+
+    /// Whether a mission kind can be scored by models of this schema.
+    public static func models(_ kind: MissionKind) -> Bool { kinds.contains(kind) }
 
     public static let schema: FeatureSchema = {
         var features: [FeatureDefinition] = []
@@ -59,7 +64,9 @@ public enum MissionFeatures {
     /// The feature vector in `schema` order.
     public static func vector(_ spec: MissionSpec, state: RunnerState) -> [Double] {
         var row = [Double](repeating: 0, count: schema.count)
-        let k = kinds.firstIndex(of: spec.kind)!
+        guard let k = kinds.firstIndex(of: spec.kind) else {
+            preconditionFailure("MissionFeatures: kind \(spec.kind.rawValue) is not modelled by schema v\(schema.version)")
+        }
         row[k] = 1
         let distance = effectiveDistance(spec, state: state)
         row[kinds.count + k] = log(distance / state.enduranceOrDefault)

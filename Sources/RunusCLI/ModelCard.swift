@@ -42,7 +42,7 @@ enum ModelCard {
         lines.append("")
         lines.append("| kind | tried | completed |")
         lines.append("|---|---|---|")
-        for kind in MissionKind.allCases {
+        for kind in MissionFeatures.kinds {
             let entry = result.completedByKind[kind] ?? (0, 0)
             lines.append("| \(kind.rawValue) | \(entry.tried) | \(entry.completed) |")
         }

@@ -53,8 +53,10 @@ enum ServeCommand: Command {
         let bound = try server.start()
         for address in bound { output.out("listening on \(address)\n") }
         let example = bound.first.map { "--addr \($0) " } ?? ""
-        output.out("model \(artifact.modelVersion); try: runus call \(example)'{\"op\":\"missions.today\",\"user\":\"runner-0001\"}'\n")
+        let binary = CommandLine.arguments.first ?? "runus"
+        output.out("model \(artifact.modelVersion); try: \(binary) call \(example)'{\"op\":\"missions.today\",\"user\":\"runner-0001\"}'\n")
         try server.run()
+        try store.close()
         output.err("runus serve: stopped\n")
         return .success
     }

@@ -37,6 +37,9 @@ struct ObservedHistory: Sendable {
 /// Its `p_complete` is an uninformed 0.5.
 enum BaselinePolicy {
     static let uninformedProbability = 0.5
+    /// The kinds the simulated past offered (fixed, so that the simulation does not change when
+    /// the catalog grows).
+    static let offeredKinds: [MissionKind] = [.distance, .duration, .pace, .negativeSplit, .distanceInTime]
 
     static func offer(history: ObservedHistory, rng: inout SeededGenerator) -> MissionSpec {
         let endurance = history.endurance ?? 5000
@@ -45,7 +48,7 @@ enum BaselinePolicy {
             min(42_200, max(1000, (endurance * exp(rng.uniform(low, high)) / 100).rounded() * 100))
         }
         func targetPace() -> SecondsPerKm { (pace * exp(rng.uniform(-0.2, 0.05))).rounded() }
-        switch MissionKind.allCases[rng.int(in: 0...(MissionKind.allCases.count - 1))] {
+        switch offeredKinds[rng.int(in: 0...(offeredKinds.count - 1))] {
         case .distance:
             return .distance(minDistance: distance(-0.5, 0.9))
         case .duration:
