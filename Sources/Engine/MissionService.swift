@@ -20,16 +20,18 @@ public final class MissionService: Sendable {
     let store: any EngineStore
     let scorer: any MissionScorer
     let policy: TodayPolicy
+    let resolver: any UTCOffsetResolver
 
-    public init(store: any EngineStore, scorer: any MissionScorer, policy: TodayPolicy = TodayPolicy()) {
-        self.store = store; self.scorer = scorer; self.policy = policy
+    public init(store: any EngineStore, scorer: any MissionScorer, policy: TodayPolicy = TodayPolicy(),
+                resolver: any UTCOffsetResolver = FixedOffsetResolver()) {
+        self.store = store; self.scorer = scorer; self.policy = policy; self.resolver = resolver
     }
 
     public var modelVersion: String { scorer.version }
 
     /// The runner's local day at `now`.
     public func localDay(of user: UserProfile, at now: EpochSeconds) -> CivilDate {
-        CivilDate(instant: now, utcOffset: user.utcOffsetSeconds)
+        user.localDay(at: now, resolver: resolver)
     }
 
     /// Today's `count` missions for `userID` on `day` (default: the runner's local day at `now`).
@@ -38,7 +40,7 @@ public final class MissionService: Sendable {
         guard let user = try store.user(id: userID) else { throw EngineError.unknownUser(userID) }
         let day = requestedDay ?? localDay(of: user, at: now)
         // As of the start of the runner's local day: runs later that day do not change the offer.
-        let asOf = day.startInstant(utcOffset: user.utcOffsetSeconds)
+        let asOf = day.startInstant(utcOffset: user.utcOffset(at: now, resolver: resolver))
         let history = try store.runs(user: userID, from: asOf - 365 * 86_400, to: asOf)
         let state = RunnerState(history: history, asOf: asOf)
         let stored = try store.assignments(user: userID, day: day).filter { $0.modelVersion == scorer.version }

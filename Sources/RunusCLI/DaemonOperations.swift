@@ -20,6 +20,18 @@ struct DaemonOperations: Sendable {
     let artifact: ModelArtifact
     let clock: any Clock
     let startedAt: EpochSeconds
+    let store: any EngineStore
+    let resolver: any UTCOffsetResolver
+
+    init(store: any EngineStore, scorer: any MissionScorer, artifact: ModelArtifact, clock: any Clock,
+         startedAt: EpochSeconds, resolver: any UTCOffsetResolver = SystemTimeZones()) {
+        self.store = store
+        self.resolver = resolver
+        self.missions = MissionService(store: store, scorer: scorer, resolver: resolver)
+        self.artifact = artifact
+        self.clock = clock
+        self.startedAt = startedAt
+    }
 
     /// Missions per `missions.today` answer: default and allowed range of `k`.
     static let defaultMissionCount = 3
@@ -30,6 +42,10 @@ struct DaemonOperations: Sendable {
         router.register("model.info") { _ in modelInfo() }
         router.register("stats") { [router] _ in .object(["operations": router.stats.json()]) }
         router.register("missions.today") { request in try missionsToday(request) }
+        router.register("users.upsert") { request in try usersUpsert(request) }
+        router.register("runs.ingest") { request in try runsIngest(request) }
+        router.register("history") { request in try history(request) }
+        router.register("progress") { request in try progress(request) }
     }
 
     func health() -> JSONValue {
@@ -81,7 +97,7 @@ struct DaemonOperations: Sendable {
         do {
             answer = try missions.today(user: user, day: day, count: count, now: clock.now())
         } catch EngineError.unknownUser(let id) {
-            throw RequestError.notFound("missions.today: no user '\(id)'; send users.upsert first")
+            throw Self.unknownUser("missions.today", id)
         }
         return [
             "user": .string(user),
@@ -100,6 +116,26 @@ struct DaemonOperations: Sendable {
                 ]
             }),
         ]
+    }
+
+    static func unknownUser(_ op: String, _ id: UserID) -> RequestError {
+        RequestError.notFound("\(op): no user '\(id)'; send users.upsert first")
+    }
+
+    static func day(_ request: Request, _ key: String) throws -> CivilDate? {
+        guard let value = request.optional(key) else { return nil }
+        guard let text = value.stringValue, let day = CivilDate(iso: text) else {
+            throw RequestError.badRequest("\(request.op): parameter '\(key)' is \(JSONWriter.string(value).prefix(40)), expected \"YYYY-MM-DD\"")
+        }
+        return day
+    }
+
+    static func optionalNumber(_ request: Request, _ key: String, _ range: ClosedRange<Double>) throws -> Double? {
+        guard let value = request.optional(key) else { return nil }
+        guard let x = value.doubleValue, range.contains(x) else {
+            throw RequestError.badRequest("\(request.op): parameter '\(key)' is \(JSONWriter.string(value).prefix(40)), expected a number in [\(range.lowerBound), \(range.upperBound)]")
+        }
+        return x
     }
 }
 

@@ -41,7 +41,7 @@ enum ServeCommand: Command {
         let scorer = try LogisticScorer(artifact: artifact)
         let store = try SQLiteStore(path: try arguments.require("db"))
         let clock = SystemClock()
-        let operations = DaemonOperations(missions: MissionService(store: store, scorer: scorer), artifact: artifact,
+        let operations = DaemonOperations(store: store, scorer: scorer, artifact: artifact,
                                           clock: clock, startedAt: clock.now())
         let router = Router(log: { line in StandardStreams().err(line + "\n") })
         operations.register(on: router)

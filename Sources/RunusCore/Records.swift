@@ -124,3 +124,18 @@ public struct RewardEntry: Sendable, Equatable {
         self.id = id; self.userID = userID; self.time = time; self.xp = xp; self.reason = reason; self.refID = refID
     }
 }
+
+/// A badge a runner earned, once per badge.
+public struct BadgeAward: Sendable, Equatable {
+    public var userID: UserID
+    /// Catalog id, e.g. "first_5k".
+    public var badgeID: String
+    /// When it was earned (the deciding run's start), Unix seconds.
+    public var awardedAt: EpochSeconds
+    /// The run that earned it.
+    public var runID: String?
+
+    public init(userID: UserID, badgeID: String, awardedAt: EpochSeconds, runID: String? = nil) {
+        self.userID = userID; self.badgeID = badgeID; self.awardedAt = awardedAt; self.runID = runID
+    }
+}

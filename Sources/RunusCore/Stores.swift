@@ -37,4 +37,27 @@ public protocol RewardStore: Sendable {
 }
 
 /// Everything the engine needs from storage.
-public typealias EngineStore = UserStore & RunStore & MissionStore & RewardStore
+public typealias EngineStore = UserStore & RunStore & MissionStore & RewardStore & BadgeStore & IngestLedger
+    & TransactionalStore
+
+public protocol BadgeStore: Sendable {
+    /// Records a badge; returns false (and changes nothing) when the runner already has it.
+    @discardableResult
+    func insertBadge(_ award: BadgeAward) throws -> Bool
+    /// A runner's badges ordered by award time then badge id.
+    func badges(user: UserID) throws -> [BadgeAward]
+}
+
+/// The answers given to ingested runs, so that sending a run again returns the same answer.
+public protocol IngestLedger: Sendable {
+    /// Stores the answer for a run (the run must exist).
+    func recordIngestAnswer(runID: String, answerJSON: String) throws
+    /// The answer stored for a run, or nil.
+    func ingestAnswer(runID: String) throws -> String?
+}
+
+/// Runs a body in one transaction: everything it writes commits together or not at all, and
+/// the call returns only after the commit.
+public protocol TransactionalStore: Sendable {
+    func transaction<T>(_ body: () throws -> T) throws -> T
+}

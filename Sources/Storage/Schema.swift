@@ -9,6 +9,7 @@
 public enum Schema {
     public static let migrations: [Migration] = [
         Migration(version: 1, sql: version1),
+        Migration(version: 2, sql: version2),
     ]
 
     /// The schema version this build reads and writes.
@@ -69,5 +70,22 @@ public enum Schema {
             ref_id TEXT
         ) STRICT;
         CREATE INDEX rewards_user_time ON rewards(user_id, time);
+        """
+
+    /// Version 2: badges (once per runner and badge) and the answers given to ingested runs
+    /// (so that sending a run again returns the same answer).
+    static let version2 = """
+        CREATE TABLE badges (
+            user_id TEXT NOT NULL REFERENCES users(id) DEFERRABLE INITIALLY DEFERRED,
+            badge_id TEXT NOT NULL,
+            awarded_at REAL NOT NULL,
+            run_id TEXT REFERENCES runs(id) DEFERRABLE INITIALLY DEFERRED,
+            PRIMARY KEY (user_id, badge_id)
+        ) STRICT;
+
+        CREATE TABLE ingest_answers (
+            run_id TEXT PRIMARY KEY NOT NULL REFERENCES runs(id) DEFERRABLE INITIALLY DEFERRED,
+            answer_json TEXT NOT NULL
+        ) STRICT;
         """
 }

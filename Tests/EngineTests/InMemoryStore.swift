@@ -8,6 +8,8 @@ final class InMemoryStore: EngineStore {
         var runs: [String: RunRecord] = [:]
         var assignments: [MissionAssignment] = []
         var rewards: [RewardEntry] = []
+        var badges: [BadgeAward] = []
+        var answers: [String: String] = [:]
     }
     private let state = Mutex(State())
 
@@ -51,4 +53,27 @@ final class InMemoryStore: EngineStore {
 
     func insertReward(_ reward: RewardEntry) throws { state.withLock { $0.rewards.append(reward) } }
     func rewards(user: UserID) throws -> [RewardEntry] { state.withLock { $0.rewards.filter { $0.userID == user } } }
+
+    func insertBadge(_ award: BadgeAward) throws -> Bool {
+        state.withLock {
+            guard !$0.badges.contains(where: { $0.userID == award.userID && $0.badgeID == award.badgeID }) else { return false }
+            $0.badges.append(award)
+            return true
+        }
+    }
+    func badges(user: UserID) throws -> [BadgeAward] {
+        state.withLock { $0.badges.filter { $0.userID == user }.sorted { ($0.awardedAt, $0.badgeID) < ($1.awardedAt, $1.badgeID) } }
+    }
+    func recordIngestAnswer(runID: String, answerJSON: String) throws { state.withLock { $0.answers[runID] = answerJSON } }
+    func ingestAnswer(runID: String) throws -> String? { state.withLock { $0.answers[runID] } }
+
+    /// All or nothing: the state is restored when the body throws (single-threaded tests only).
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        let snapshot = state.withLock { $0 }
+        do { return try body() } catch {
+            state.withLock { $0 = snapshot }
+            throw error
+        }
+    }
+    var rewardCount: Int { state.withLock { $0.rewards.count } }
 }

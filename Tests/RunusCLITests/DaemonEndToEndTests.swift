@@ -34,7 +34,7 @@ struct DaemonEndToEndTests {
         }
         let artifact = try artifact()
         let operations = DaemonOperations(
-            missions: MissionService(store: store, scorer: try LogisticScorer(artifact: artifact)),
+            store: store, scorer: try LogisticScorer(artifact: artifact),
             artifact: artifact, clock: FixedClock(1_800_000_000), startedAt: 1_799_999_990)
         let router = Router()
         operations.register(on: router)
@@ -134,5 +134,51 @@ struct DaemonEndToEndTests {
         #expect(throws: EngineError.schemaMismatch(expected: MissionFeatures.schema.hash, artifact: "0123456789abcdef")) {
             _ = try LogisticScorer(artifact: wrong)
         }
+    }
+
+    @Test("users.upsert, runs.ingest (idempotent), progress and history over one connection")
+    func runLifecycle() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.cleanup() }
+        let (server, address) = try Self.startDaemon(dir)
+        defer { server.stop() }
+        let client = try LineClient(address: address, timeout: .seconds(10))
+        defer { client.close() }
+        let upsert = try client.call(["op": "users.upsert", "user": "jo", "time_zone": "Europe/Paris", "weight_kg": 70, "sex": "f"])
+        #expect(upsert["result"]?["created"]?.boolValue == true, "\(JSONWriter.string(upsert))")
+        let badZone = try client.call(["op": "users.upsert", "user": "jo", "time_zone": "Mars/Olympus"])
+        #expect(badZone["error"]?["code"]?.stringValue == "bad_request")
+
+        // 5.2 km at 5:30/km on 2027-01-15 from 07:00 UTC (08:00 in Paris), one point a second.
+        var points: [JSONValue] = []
+        var lat = 48.85
+        for i in 0...1716 {
+            points.append([.number(1_800_003_600 + Double(i)), .number(lat), .number(2.35), .number(35)])
+            lat += 1000.0 / 330 / 111_200
+        }
+        let request: JSONValue = ["op": "runs.ingest", "user": "jo", "run_id": "watch-1", "points": .array(points)]
+        let first = try client.call(request)
+        #expect(first["ok"]?.boolValue == true, "\(JSONWriter.string(first).prefix(300))")
+        let distance = try #require(first["result"]?["run"]?["distance_m"]?.doubleValue)
+        #expect(abs(distance - 5200) < 60, "distance \(distance)")
+        #expect(first["result"]?["run"]?["local_day"]?.stringValue == "2027-01-15")
+        let again = try client.call(request)
+        #expect(again["result"] == first["result"])
+
+        let progress = try client.call(["op": "progress", "user": "jo"])
+        let xp = try #require(progress["result"]?["xp"]?.intValue)
+        #expect(xp == first["result"]?["xp"]?["total"]?.intValue)
+        let badges = progress["result"]?["badges"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
+        #expect(badges.contains("first_5k") && badges.contains("first_run"))
+
+        let history = try client.call(["op": "history", "user": "jo", "from": "2027-01-01", "to": "2027-01-31", "bucket": "month"])
+        #expect(history["result"]?["buckets"]?.arrayValue?.count == 1)
+        #expect(history["result"]?["runs"]?.arrayValue?.count == 1)
+
+        let bad = try client.call(["op": "runs.ingest", "user": "jo", "run_id": "w2", "points": [[1, 2]]])
+        #expect(bad["error"]?["code"]?.stringValue == "bad_request")
+        #expect(bad["error"]?["message"]?.stringValue?.contains("points[0]") == true)
+        let ghost = try client.call(["op": "progress", "user": "ghost"])
+        #expect(ghost["error"]?["code"]?.stringValue == "not_found")
     }
 }

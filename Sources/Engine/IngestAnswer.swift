@@ -1,0 +1,75 @@
+import RunusCore
+import Tracking
+import Missions
+
+/// The answer to `runs.ingest` (docs/protocol.md), built once and stored.
+struct IngestAnswer {
+    let run: RunRecord
+    let metrics: RunMetrics
+    let day: CivilDate
+    let missions: [RunIngestion.CheckedMission]
+    let runXP: Int
+    let badges: [Badge]
+    let level: LevelStatus
+    let clientRunID: String
+
+    static func rounded(_ x: Double, _ digits: Double = 1) -> JSONValue {
+        let scale = pow(10, digits)
+        return .number((x * scale).rounded() / scale)
+    }
+
+    var json: JSONValue {
+        let missionXP = missions.filter(\.completedNow).reduce(0) { $0 + $1.assignment.xp }
+        var runObject: [String: JSONValue] = [
+            "id": .string(clientRunID),
+            "local_day": .string(day.description),
+            "start_time": .number(run.startTime),
+            "distance_m": Self.rounded(run.distance),
+            "elapsed_s": Self.rounded(run.elapsed),
+            "moving_s": Self.rounded(run.moving),
+            "elevation_gain_m": Self.rounded(run.elevationGain),
+            "splits": .array(metrics.splits.map {
+                ["index": .number(Double($0.index)), "distance_m": Self.rounded($0.distance),
+                 "duration_s": Self.rounded($0.duration), "pace_s_per_km": Self.rounded($0.pace)]
+            }),
+        ]
+        runObject["moving_pace_s_per_km"] = metrics.movingPace.map { Self.rounded($0) } ?? .null
+        runObject["calories_kcal"] = run.calories.map { Self.rounded($0, 0) } ?? .null
+        return [
+            "run": .object(runObject),
+            "missions": .array(missions.map { m in
+                var object: [String: JSONValue] = [
+                    "id": .string(m.assignment.id),
+                    "status": .string(m.assignment.status.rawValue),
+                    "progress": Self.rounded(m.assignment.progress ?? 0, 3),
+                    "xp_awarded": .number(Double(m.completedNow ? m.assignment.xp : 0)),
+                ]
+                if let spec = m.spec {
+                    object["title"] = .string(MissionTitle.title(for: spec))
+                    object["spec"] = spec.json
+                }
+                object["evidence"] = .array((m.evaluation?.evidence ?? ["the stored mission spec could not be read"]).map { .string($0) })
+                return .object(object)
+            }),
+            "xp": ["run": .number(Double(runXP)), "missions": .number(Double(missionXP)),
+                   "awarded": .number(Double(runXP + missionXP)), "total": .number(Double(level.xp))],
+            "level": Self.levelJSON(level),
+            "badges_awarded": .array(badges.map(Self.badgeJSON)),
+        ]
+    }
+
+    static func levelJSON(_ level: LevelStatus) -> JSONValue {
+        ["level": .number(Double(level.level)), "xp": .number(Double(level.xp)),
+         "xp_to_next_level": .number(Double(level.xpToNextLevel)),
+         "level_start_xp": .number(Double(level.levelStartXP)), "next_level_xp": .number(Double(level.nextLevelXP))]
+    }
+
+    static func badgeJSON(_ badge: Badge) -> JSONValue {
+        ["id": .string(badge.id), "name": .string(badge.name), "description": .string(badge.description),
+         "icon": .string(badge.icon)]
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

@@ -1,0 +1,111 @@
+import RunusCore
+import Engine
+import Server
+
+/// `users.upsert`, `runs.ingest`, `history` and `progress` (docs/protocol.md).
+extension DaemonOperations {
+    func usersUpsert(_ request: Request) throws -> JSONValue {
+        let id = try request.string("user")
+        guard !id.isEmpty, id.utf8.count <= 128 else {
+            throw RequestError.badRequest("users.upsert: parameter 'user' must be 1 to 128 bytes, got \(id.utf8.count)")
+        }
+        let timeZone = try request.string("time_zone")
+        guard SystemTimeZones.isKnown(timeZone) else {
+            throw RequestError.badRequest("users.upsert: time_zone '\(timeZone.prefix(60))' is not an IANA time zone (e.g. \"Europe/Paris\")")
+        }
+        var sex: String?
+        if let value = request.optional("sex") {
+            guard let text = value.stringValue, ["f", "m", "x"].contains(text) else {
+                throw RequestError.badRequest("users.upsert: parameter 'sex' is \(JSONWriter.string(value).prefix(20)), expected \"f\", \"m\" or \"x\"")
+            }
+            sex = text
+        }
+        let now = clock.now()
+        let birthYear = try Self.optionalNumber(request, "birth_year", 1900...2100).map { Int($0) }
+        let profile = UserProfile(
+            id: id, birthYear: birthYear, sex: sex,
+            heightCm: try Self.optionalNumber(request, "height_cm", 50...260),
+            weightKg: try Self.optionalNumber(request, "weight_kg", 20...350),
+            timeZone: timeZone, utcOffsetSeconds: resolver.offset(timeZone: timeZone, at: now) ?? 0)
+        let existed = try store.user(id: id) != nil
+        try store.upsertUser(profile)
+        return ["user": .string(id), "created": .bool(!existed)]
+    }
+
+    func runsIngest(_ request: Request) throws -> JSONValue {
+        let user = try request.string("user")
+        let runID = try request.string("run_id")
+        guard !runID.isEmpty, runID.utf8.count <= 128 else {
+            throw RequestError.badRequest("runs.ingest: parameter 'run_id' must be 1 to 128 bytes, got \(runID.utf8.count)")
+        }
+        let track = try WireTrack.track(from: request.optional("points"), op: "runs.ingest")
+        do {
+            return try RunIngestion(store: store, resolver: resolver)
+                .ingest(user: user, clientRunID: runID, track: track, now: clock.now())
+        } catch IngestError.unknownUser(let id) {
+            throw Self.unknownUser("runs.ingest", id)
+        } catch let error as IngestError {
+            throw RequestError.badRequest("runs.ingest: \(error)")
+        }
+    }
+
+    func history(_ request: Request) throws -> JSONValue {
+        let user = try request.string("user")
+        guard let from = try Self.day(request, "from"), let to = try Self.day(request, "to") else {
+            throw RequestError.badRequest("history: parameters 'from' and 'to' (YYYY-MM-DD, local days) are required")
+        }
+        guard from <= to, to.daysSinceEpoch - from.daysSinceEpoch < HistoryService.maximumDays else {
+            throw RequestError.badRequest("history: range \(from)…\(to) must be ordered and at most \(HistoryService.maximumDays) days")
+        }
+        var size = HistoryBucketSize.day
+        if let value = request.optional("bucket") {
+            guard let text = value.stringValue, let parsed = HistoryBucketSize(rawValue: text) else {
+                throw RequestError.badRequest("history: parameter 'bucket' is \(JSONWriter.string(value).prefix(20)), expected \"day\", \"week\" or \"month\"")
+            }
+            size = parsed
+        }
+        let answer: (buckets: [HistoryBucket], runs: [HistoryService.Entry])
+        do {
+            answer = try HistoryService(store: store, resolver: resolver).history(user: user, from: from, to: to, size: size)
+        } catch EngineError.unknownUser(let id) {
+            throw Self.unknownUser("history", id)
+        }
+        func r(_ x: Double) -> JSONValue { .number((x * 10).rounded() / 10) }
+        return [
+            "user": .string(user), "bucket": .string(size.rawValue),
+            "from": .string(from.description), "to": .string(to.description),
+            "buckets": .array(answer.buckets.map { b in
+                ["start": .string(b.start.description), "runs": .number(Double(b.runs)), "distance_m": r(b.distance),
+                 "moving_s": r(b.moving), "calories_kcal": r(b.calories),
+                 "average_pace_s_per_km": b.averagePace.map(r) ?? .null]
+            }),
+            "runs": .array(answer.runs.map { e in
+                ["id": .string(e.run.id), "local_day": .string(e.localDay.description), "start_time": .number(e.run.startTime),
+                 "distance_m": r(e.run.distance), "moving_s": r(e.run.moving), "elapsed_s": r(e.run.elapsed),
+                 "pace_s_per_km": e.run.movingPace.map(r) ?? .null, "source": .string(e.run.source)]
+            }),
+        ]
+    }
+
+    func progress(_ request: Request) throws -> JSONValue {
+        let user = try request.string("user")
+        let answer: (level: LevelStatus, badges: [(Badge, BadgeAward)])
+        do {
+            answer = try ProgressService(store: store).progress(user: user)
+        } catch EngineError.unknownUser(let id) {
+            throw Self.unknownUser("progress", id)
+        }
+        return [
+            "user": .string(user),
+            "xp": .number(Double(answer.level.xp)), "level": .number(Double(answer.level.level)),
+            "xp_to_next_level": .number(Double(answer.level.xpToNextLevel)),
+            "level_start_xp": .number(Double(answer.level.levelStartXP)),
+            "next_level_xp": .number(Double(answer.level.nextLevelXP)),
+            "badges": .array(answer.badges.map { badge, award in
+                ["id": .string(badge.id), "name": .string(badge.name), "description": .string(badge.description),
+                 "icon": .string(badge.icon), "awarded_at": .number(award.awardedAt),
+                 "run_id": award.runID.map { .string($0) } ?? .null]
+            }),
+        ]
+    }
+}

@@ -1,0 +1,13 @@
+import Foundation
+import RunusCore
+import Engine
+
+/// UTC offsets from the system's time-zone database (daylight saving time included).
+struct SystemTimeZones: UTCOffsetResolver {
+    func offset(timeZone: String, at instant: EpochSeconds) -> Int? {
+        TimeZone(identifier: timeZone)?.secondsFromGMT(for: Date(timeIntervalSince1970: instant))
+    }
+
+    /// Whether `identifier` names a zone the system knows.
+    static func isKnown(_ identifier: String) -> Bool { TimeZone(identifier: identifier) != nil }
+}
