@@ -1,0 +1,208 @@
+import RunusCore
+import Tracking
+
+/// A race's settings, as created.
+public struct RaceSettings: Sendable, Equatable {
+    public let id: String
+    public let name: String
+    /// Race distance, metres (400 m … 42.195 km … 100 km).
+    public let distance: Meters
+    /// Start instant, Unix seconds: the race starts by itself then.
+    public let startTime: EpochSeconds
+    /// Maximum participants (2 … 1000).
+    public let capacity: Int
+    /// Listed by `race.list` when true.
+    public let isPublic: Bool
+
+    public init(id: String, name: String, distance: Meters, startTime: EpochSeconds, capacity: Int, isPublic: Bool = true) {
+        self.id = id; self.name = name; self.distance = distance; self.startTime = startTime
+        self.capacity = capacity; self.isPublic = isPublic
+    }
+
+    /// A runner still on the course this long after the start is out of time, seconds: 15 min/km,
+    /// at least one hour.
+    public var cutoff: Seconds { max(3600, distance / 1000 * 900) }
+}
+
+public enum RacePhase: String, Sendable, Equatable {
+    case waiting, running, finished
+}
+
+/// Why a request to a room was refused.
+public enum RaceError: Error, Equatable, CustomStringConvertible {
+    case full(capacity: Int)
+    case alreadyStarted
+    case alreadyJoined(UserID)
+    case finished
+    case unknownParticipant
+
+    public var description: String {
+        switch self {
+        case .full(let c): return "the race is full (\(c) runners)"
+        case .alreadyStarted: return "the race has started; joining is closed"
+        case .alreadyJoined(let u): return "'\(u)' has already joined this race"
+        case .finished: return "the race is over"
+        case .unknownParticipant: return "unknown participant token"
+        }
+    }
+}
+
+/// One runner's line in a ranking.
+public struct RankingEntry: Sendable, Equatable {
+    public enum Status: String, Sendable { case waiting, running, finished, left, stopped, outOfTime = "out_of_time" }
+    public let rank: Int
+    public let userID: UserID
+    public let status: Status
+    /// Distance covered, metres (the race distance once finished).
+    public let distance: Meters
+    /// Race time of a finisher, seconds from the start (interpolated at the line).
+    public let finishTime: Seconds?
+    /// Average pace so far, s/km (nil before 10 m).
+    public let pace: SecondsPerKm?
+    /// Metres behind the leader (0 for the leader; for finishers, the seconds gap is `timeGap`).
+    public let gap: Meters
+    /// Seconds behind the winner, finishers only.
+    public let timeGap: Seconds?
+}
+
+/// What the room tells the outside world; the server turns these into pushed lines.
+public enum RaceEvent: Sendable, Equatable {
+    case waiting(participants: [UserID], countdown: Seconds)
+    case started(at: EpochSeconds)
+    case ranking([RankingEntry])
+    case finished([RankingEntry])
+}
+
+/// A race room as a pure state machine: requests and clock ticks in, events out. It owns no
+/// socket and reads no clock; the daemon feeds it and fans its events out.
+public struct RaceRoom<Tracker: RaceDistanceTracker>: Sendable {
+    public let settings: RaceSettings
+    public private(set) var phase: RacePhase = .waiting
+    private var runners: [Runner] = []
+    private let makeTracker: @Sendable () -> Tracker
+
+    /// A runner who has sent nothing for this long is shown as stopped, seconds.
+    public static var staleAfter: Seconds { 30 }
+
+    struct Runner: Sendable {
+        let userID: UserID
+        let token: String
+        var tracker: Tracker
+        var left = false
+        var finishTime: Seconds?
+        var lastPointTime: EpochSeconds?
+        var lastHeard: EpochSeconds
+    }
+
+    public init(settings: RaceSettings, makeTracker: @escaping @Sendable () -> Tracker) {
+        self.settings = settings; self.makeTracker = makeTracker
+    }
+
+    public var participants: [UserID] { runners.filter { !$0.left }.map(\.userID) }
+
+    /// Adds a runner before the start; `token` authenticates their positions later.
+    public mutating func join(user: UserID, token: String, now: EpochSeconds) throws -> [RaceEvent] {
+        guard phase == .waiting else { throw phase == .finished ? RaceError.finished : RaceError.alreadyStarted }
+        guard !runners.contains(where: { $0.userID == user && !$0.left }) else { throw RaceError.alreadyJoined(user) }
+        guard participants.count < settings.capacity else { throw RaceError.full(capacity: settings.capacity) }
+        runners.removeAll { $0.userID == user }
+        runners.append(Runner(userID: user, token: token, tracker: makeTracker(), lastHeard: now))
+        return [waitingEvent(now: now)]
+    }
+
+    /// A runner leaves (before or during the race); they stay in the results as "left".
+    public mutating func leave(token: String, now: EpochSeconds) throws -> [RaceEvent] {
+        guard let i = runners.firstIndex(where: { $0.token == token && !$0.left }) else { throw RaceError.unknownParticipant }
+        runners[i].left = true
+        switch phase {
+        case .waiting:
+            runners.remove(at: i)
+            return [waitingEvent(now: now)]
+        case .running:
+            return finishIfDone(now: now) ?? [.ranking(ranking(now: now))]
+        case .finished:
+            return []
+        }
+    }
+
+    /// New points of a runner; points before the start do not count.
+    public mutating func position(token: String, points: [TrackPoint], now: EpochSeconds) throws -> [RaceEvent] {
+        guard let i = runners.firstIndex(where: { $0.token == token && !$0.left }) else { throw RaceError.unknownParticipant }
+        guard phase != .finished else { throw RaceError.finished }
+        runners[i].lastHeard = now
+        var events: [RaceEvent] = []
+        if phase == .waiting, now >= settings.startTime { events += start() }
+        guard phase == .running, runners[i].finishTime == nil else { return events }
+        let counted = points.filter { $0.time >= settings.startTime }
+        guard !counted.isEmpty else { return events }
+        runners[i].tracker.append(counted)
+        runners[i].lastPointTime = counted.last!.time
+        if runners[i].tracker.distance >= settings.distance,
+           let crossed = runners[i].tracker.profile.time(atDistance: settings.distance) {
+            runners[i].finishTime = crossed - settings.startTime
+        }
+        if let done = finishIfDone(now: now) { return events + done }
+        return events + [.ranking(ranking(now: now))]
+    }
+
+    /// Time passes: the race starts at its start time and ends at its cutoff.
+    public mutating func tick(now: EpochSeconds) -> [RaceEvent] {
+        switch phase {
+        case .waiting:
+            return now >= settings.startTime ? start() + [.ranking(ranking(now: now))] : [waitingEvent(now: now)]
+        case .running:
+            return finishIfDone(now: now) ?? [.ranking(ranking(now: now))]
+        case .finished:
+            return []
+        }
+    }
+
+    private mutating func start() -> [RaceEvent] {
+        phase = .running
+        return [.started(at: settings.startTime)]
+    }
+
+    private mutating func finishIfDone(now: EpochSeconds) -> [RaceEvent]? {
+        let active = runners.filter { !$0.left }
+        let allDone = !active.isEmpty && active.allSatisfy { $0.finishTime != nil }
+        let outOfTime = now >= settings.startTime + settings.cutoff
+        guard phase == .running, allDone || outOfTime || active.isEmpty else { return nil }
+        phase = .finished
+        return [.finished(ranking(now: now))]
+    }
+
+    private func waitingEvent(now: EpochSeconds) -> RaceEvent {
+        .waiting(participants: participants, countdown: max(0, settings.startTime - now))
+    }
+
+    /// The ranking: finishers by race time, then runners on course by distance, then runners who
+    /// left; ties by user id so that the order is total.
+    public func ranking(now: EpochSeconds) -> [RankingEntry] {
+        let rows = runners.map { (runner: $0, distance: $0.finishTime != nil ? settings.distance : min($0.tracker.distance, settings.distance)) }
+        func group(_ r: Runner) -> Int { r.finishTime != nil ? 0 : (r.left ? 2 : 1) }
+        let sorted = rows.sorted { a, b in
+            let ga = group(a.runner), gb = group(b.runner)
+            if ga != gb { return ga < gb }
+            if let ta = a.runner.finishTime, let tb = b.runner.finishTime, ta != tb { return ta < tb }
+            if a.distance != b.distance { return a.distance > b.distance }
+            return a.runner.userID < b.runner.userID
+        }
+        let leaderDistance = sorted.first?.distance ?? 0
+        let winnerTime = sorted.first?.runner.finishTime
+        return sorted.enumerated().map { i, row in
+            let r = row.runner
+            let status: RankingEntry.Status
+            if r.finishTime != nil { status = .finished }
+            else if r.left { status = .left }
+            else if phase == .waiting { status = .waiting }
+            else if phase == .finished { status = .outOfTime }
+            else if now - r.lastHeard > Self.staleAfter { status = .stopped }
+            else { status = .running }
+            let elapsed = r.finishTime ?? ((r.lastPointTime ?? settings.startTime) - settings.startTime)
+            let pace = row.distance >= 10 ? elapsed / (row.distance / 1000) : nil
+            return RankingEntry(rank: i + 1, userID: r.userID, status: status, distance: row.distance,
+                                finishTime: r.finishTime, pace: pace, gap: max(0, leaderDistance - row.distance),
+                                timeGap: r.finishTime.flatMap { t in winnerTime.map { t - $0 } })
+        }
+    }
+}

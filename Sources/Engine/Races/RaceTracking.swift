@@ -1,0 +1,35 @@
+import RunusCore
+import Tracking
+
+/// What a race room needs from a runner's position stream: points in, distance out. The
+/// distance follows the same rules as a finished run's (cleaning, auto-pause, vehicle parts
+/// removed), so a runner in a car does not advance.
+public protocol RaceDistanceTracker: Sendable {
+    /// Adds points in time order (points not after the last accepted time are ignored).
+    mutating func append(_ points: [TrackPoint])
+    /// Distance covered so far, metres.
+    var distance: Meters { get }
+    /// Cumulative distance against time, to interpolate the moment a distance was crossed.
+    var profile: DistanceProfile { get }
+}
+
+/// The reference tracker: recomputes `RunMetrics` over all points on every update. Exact by
+/// construction (the same numbers as the offline run record) at O(n) per update; the live
+/// tracker replaces it where cost matters.
+public struct RecomputingRaceTracker: RaceDistanceTracker {
+    private var points: [TrackPoint] = []
+    private var metrics: RunMetrics?
+    let configuration: MetricsConfiguration
+
+    public init(configuration: MetricsConfiguration = .default) { self.configuration = configuration }
+
+    public mutating func append(_ new: [TrackPoint]) {
+        for p in new where points.last.map({ p.time > $0.time }) ?? true { points.append(p) }
+        metrics = RunMetrics(track: Track(points: points), configuration: configuration)
+    }
+
+    public var distance: Meters { metrics?.distance ?? 0 }
+    public var profile: DistanceProfile {
+        metrics?.profile ?? DistanceProfile(times: [], distances: [], moving: [])
+    }
+}
