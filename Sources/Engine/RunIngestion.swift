@@ -60,7 +60,7 @@ public final class RunIngestion: Sendable {
             let missions = try checkMissions(of: user, day: day, run: run, metrics: metrics)
             let runXP = Levels.runXP(distance: run.distance)
             try store.insertReward(RewardEntry(id: "\(runID):run", userID: userID, time: run.startTime, xp: runXP,
-                                               reason: "run", refID: runID))
+                                               reason: RewardReason.run, refID: runID))
             let badges = try awardBadges(to: user, run: run)
             let total = try store.rewards(user: userID).reduce(0) { $0 + $1.xp }
             let answer = IngestAnswer(run: run, metrics: metrics, day: day, missions: missions, runXP: runXP,
@@ -107,7 +107,7 @@ public final class RunIngestion: Sendable {
                                        runID: completed ? run.id : a.runID, progress: progress)
             if completed {
                 try store.insertReward(RewardEntry(id: "\(a.id):mission", userID: user.id, time: run.startTime,
-                                                   xp: a.xp, reason: "mission", refID: a.id))
+                                                   xp: a.xp, reason: RewardReason.mission, refID: a.id))
             }
             var updated = a
             updated.status = completed ? .completed : .offered
@@ -119,22 +119,6 @@ public final class RunIngestion: Sendable {
 
     /// Evaluates the badge catalog on the runner's whole history and stores new badges.
     func awardBadges(to user: UserProfile, run: RunRecord) throws -> [Badge] {
-        let runs = try store.runs(user: user.id, from: -.greatestFiniteMagnitude, to: .greatestFiniteMagnitude)
-        let ledger = try store.rewards(user: user.id)
-        let context = BadgeContext(
-            runs: runs.map {
-                BadgeContext.Run(distance: $0.distance, elevationGain: $0.elevationGain,
-                                 localDay: user.localDay(at: $0.startTime, resolver: resolver),
-                                 localHour: user.localHour(at: $0.startTime, resolver: resolver))
-            },
-            missionsCompleted: ledger.filter { $0.reason == "mission" }.count,
-            raceWins: ledger.filter { $0.reason == "race_win" }.count,
-            racePodiums: ledger.filter { $0.reason == "race_win" || $0.reason == "race_podium" }.count)
-        let owned = Set(try store.badges(user: user.id).map(\.badgeID))
-        let earned = BadgeCatalog.newlyEarned(context, owned: owned)
-        for badge in earned {
-            try store.insertBadge(BadgeAward(userID: user.id, badgeID: badge.id, awardedAt: run.startTime, runID: run.id))
-        }
-        return earned
+        try BadgeAwarding(store: store, resolver: resolver).award(to: user, at: run.startTime, runID: run.id)
     }
 }

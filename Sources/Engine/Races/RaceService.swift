@@ -1,0 +1,163 @@
+import Synchronization
+import RunusCore
+import Tracking
+
+/// A race's final result for one runner, with what it earned.
+public struct RaceAward: Sendable, Equatable {
+    public let userID: UserID
+    public let xp: Int
+    public let badges: [String]
+}
+
+/// What `race.list` shows of a room.
+public struct RaceSummary: Sendable, Equatable {
+    public let settings: RaceSettings
+    public let phase: RacePhase
+    public let participants: Int
+}
+
+/// The live race rooms of one daemon: a registry of pure `RaceRoom`s behind a lock, plus the
+/// rewards of finished races (XP to the ledger, badges). Rooms live in memory: a restarted
+/// daemon forgets races in progress (docs/decisions/0008-race-rooms.md).
+public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
+    struct Room: Sendable {
+        var room: RaceRoom<Tracker>
+        var awards: [RaceAward]?
+    }
+
+    /// One lock per room, so that updates of different races never wait for each other.
+    final class RoomBox: Sendable {
+        let state: Mutex<Room>
+        init(_ room: Room) { state = Mutex(room) }
+    }
+
+    private let rooms = Mutex<[String: RoomBox]>([:])
+    private let store: any EngineStore
+    private let resolver: any UTCOffsetResolver
+    private let makeTracker: @Sendable () -> Tracker
+
+    /// XP for finishing (plus per km), and bonuses for the podium (record 0008).
+    public static var finishXP: Int { 50 }
+    public static var finishXPPerKilometre: Double { 10 }
+    public static var winXP: Int { 100 }
+    public static var podiumXP: Int { 50 }
+
+    public init(store: any EngineStore, resolver: any UTCOffsetResolver = FixedOffsetResolver(),
+                makeTracker: @escaping @Sendable () -> Tracker) {
+        self.store = store; self.resolver = resolver; self.makeTracker = makeTracker
+    }
+
+    public func create(_ settings: RaceSettings) throws {
+        try rooms.withLock { rooms in
+            guard rooms[settings.id] == nil else { throw RaceServiceError.duplicate(settings.id) }
+            rooms[settings.id] = RoomBox(Room(room: RaceRoom(settings: settings, makeTracker: makeTracker)))
+        }
+    }
+
+    /// Public rooms not finished, by start time, optionally filtered by distance (metres) and
+    /// start time (Unix seconds) ranges.
+    public func list(distance: ClosedRange<Meters>? = nil, start: ClosedRange<EpochSeconds>? = nil) -> [RaceSummary] {
+        let boxes = rooms.withLock { Array($0.values) }
+        return boxes.map { $0.state.withLock { $0.room } }
+                .filter { $0.settings.isPublic && $0.phase != .finished }
+                .filter { r in distance.map { $0.contains(r.settings.distance) } ?? true }
+                .filter { r in start.map { $0.contains(r.settings.startTime) } ?? true }
+                .sorted { ($0.settings.startTime, $0.settings.id) < ($1.settings.startTime, $1.settings.id) }
+                .map { RaceSummary(settings: $0.settings, phase: $0.phase, participants: $0.participants.count) }
+    }
+
+    private func box(_ id: String) throws -> RoomBox {
+        guard let box = rooms.withLock({ $0[id] }) else { throw RaceServiceError.unknownRace(id) }
+        return box
+    }
+
+    public func summary(_ id: String) throws -> RaceSummary {
+        let r = try box(id).state.withLock { $0.room }
+        return RaceSummary(settings: r.settings, phase: r.phase, participants: r.participants.count)
+    }
+
+    public func join(_ id: String, user: UserID, token: String, now: EpochSeconds) throws -> [RaceEvent] {
+        guard try store.user(id: user) != nil else { throw RaceServiceError.unknownUser(user) }
+        return try update(id, now: now) { try $0.join(user: user, token: token, now: now) }
+    }
+
+    public func leave(_ id: String, token: String, now: EpochSeconds) throws -> [RaceEvent] {
+        try update(id, now: now) { try $0.leave(token: token, now: now) }
+    }
+
+    public func position(_ id: String, token: String, points: [TrackPoint], now: EpochSeconds) throws -> [RaceEvent] {
+        try update(id, now: now) { try $0.position(token: token, points: points, now: now) }
+    }
+
+    /// Advances every room's clock; returns the events per race id.
+    public func tick(now: EpochSeconds) -> [(String, [RaceEvent])] {
+        let ids = rooms.withLock { Array($0.keys).sorted() }
+        return ids.compactMap { id in
+            let events = (try? update(id, now: now) { $0.tick(now: now) }) ?? []
+            return events.isEmpty ? nil : (id, events)
+        }
+    }
+
+    /// The final ranking and awards, once the race is over.
+    public func results(_ id: String, now: EpochSeconds) throws -> (ranking: [RankingEntry], awards: [RaceAward]) {
+        try box(id).state.withLock { r in
+            guard r.room.phase == .finished, let awards = r.awards else { throw RaceServiceError.notFinished(id) }
+            return (r.room.ranking(now: now), awards)
+        }
+    }
+
+    /// Applies `change` to a room under the lock; when it finishes the race, awards XP and badges
+    /// in one store transaction.
+    private func update(_ id: String, now: EpochSeconds, _ change: (inout RaceRoom<Tracker>) throws -> [RaceEvent]) throws -> [RaceEvent] {
+        let box = try box(id)
+        let (events, finished) = try box.state.withLock { entry -> ([RaceEvent], [RankingEntry]?) in
+            let events = try change(&entry.room)
+            for case .finished(let ranking) in events where entry.awards == nil { return (events, ranking) }
+            return (events, nil)
+        }
+        if let finished {
+            let awards = try award(raceID: id, ranking: finished, now: now)
+            box.state.withLock { $0.awards = awards }
+        }
+        return events
+    }
+
+    private func award(raceID: String, ranking: [RankingEntry], now: EpochSeconds) throws -> [RaceAward] {
+        let distance = try summary(raceID).settings.distance
+        return try store.transaction {
+            var awards: [RaceAward] = []
+            for entry in ranking where entry.status == .finished {
+                guard let user = try store.user(id: entry.userID) else { continue }
+                var xp = Self.finishXP + Int((distance / 1000 * Self.finishXPPerKilometre).rounded())
+                try store.insertReward(RewardEntry(id: "race:\(raceID):\(user.id):finish", userID: user.id, time: now,
+                                                   xp: xp, reason: RewardReason.raceFinish, refID: raceID))
+                if entry.rank <= 3 {
+                    let bonus = entry.rank == 1 ? Self.winXP : Self.podiumXP
+                    try store.insertReward(RewardEntry(id: "race:\(raceID):\(user.id):podium", userID: user.id, time: now,
+                                                       xp: bonus, reason: entry.rank == 1 ? RewardReason.raceWin : RewardReason.racePodium,
+                                                       refID: raceID))
+                    xp += bonus
+                }
+                let badges = try BadgeAwarding(store: store, resolver: resolver).award(to: user, at: now, runID: nil)
+                awards.append(RaceAward(userID: user.id, xp: xp, badges: badges.map(\.id)))
+            }
+            return awards
+        }
+    }
+}
+
+public enum RaceServiceError: Error, Equatable, CustomStringConvertible {
+    case unknownRace(String)
+    case duplicate(String)
+    case unknownUser(UserID)
+    case notFinished(String)
+
+    public var description: String {
+        switch self {
+        case .unknownRace(let id): return "no race '\(id)'"
+        case .duplicate(let id): return "a race '\(id)' exists already"
+        case .unknownUser(let id): return "unknown user '\(id)'"
+        case .notFinished(let id): return "race '\(id)' is not over yet"
+        }
+    }
+}
