@@ -1,0 +1,196 @@
+import Synchronization
+import RunusCore
+import Engine
+import Server
+
+/// Sends unsolicited lines to a connection (the server implements it; tests may fake it).
+protocol LinePusher: Sendable {
+    /// Queues `line` (without the newline) for the connection; false when it is gone.
+    @discardableResult
+    func push(connectionID: UInt64, line: [UInt8]) -> Bool
+}
+
+/// The race operations (docs/protocol.md): rooms live in `RaceService`; this type turns wire
+/// requests into service calls and fans the rooms' events out to the connections watching them.
+final class RaceOperations: Sendable {
+    typealias Tracker = RecomputingRaceTracker
+    let service: RaceService<Tracker>
+    let clock: any Clock
+    let pusher: any LinePusher
+    /// Connections watching each race.
+    private let watchers = Mutex<[String: Set<UInt64>]>([:])
+    private let nextRace = Atomic<Int>(1)
+
+    /// Limits of `race.create`.
+    static let distanceRange: ClosedRange<Double> = 400...100_000
+    static let capacityRange = 2...1000
+    /// How far ahead a race may be scheduled, seconds (30 days).
+    static let maximumLead: Double = 30 * 86_400
+
+    init(store: any EngineStore, resolver: any UTCOffsetResolver, clock: any Clock, pusher: any LinePusher) {
+        self.service = RaceService(store: store, resolver: resolver, makeTracker: { RecomputingRaceTracker() })
+        self.clock = clock
+        self.pusher = pusher
+    }
+
+    func register(on router: Router) {
+        router.register("race.create") { [self] in try create($0) }
+        router.register("race.list") { [self] in try list($0) }
+        router.register("race.join") { [self] in try join($0) }
+        router.register("race.leave") { [self] in try leave($0) }
+        router.register("race.watch") { [self] in try watch($0) }
+        router.register("race.position") { [self] in try position($0) }
+        router.register("race.results") { [self] in try results($0) }
+    }
+
+    /// Advances every room's clock and pushes what happened (the daemon calls it every second).
+    func tick() {
+        for (race, events) in service.tick(now: clock.now()) { publish(race, events) }
+    }
+
+    /// Forgets a closed connection's subscriptions.
+    func connectionClosed(_ id: UInt64) {
+        watchers.withLock { all in for key in all.keys { all[key]?.remove(id) } }
+    }
+
+    // MARK: operations
+
+    func create(_ request: Request) throws -> JSONValue {
+        let name = try request.string("name")
+        guard (1...80).contains(name.count) else { throw RequestError.badRequest("race.create: 'name' must have 1 to 80 characters") }
+        let distance = try request.double("distance_m")
+        guard Self.distanceRange.contains(distance) else {
+            throw RequestError.badRequest("race.create: distance_m \(distance) is outside [\(Self.distanceRange.lowerBound), \(Self.distanceRange.upperBound)]")
+        }
+        let now = clock.now()
+        let start = try request.double("start_time")
+        guard start >= now - 1, start <= now + Self.maximumLead else {
+            throw RequestError.badRequest("race.create: start_time \(start) must be between now (\(Int(now))) and 30 days ahead")
+        }
+        var capacity = 50
+        if request.optional("capacity") != nil {
+            capacity = try request.int("capacity")
+            guard Self.capacityRange.contains(capacity) else {
+                throw RequestError.badRequest("race.create: capacity \(capacity) is outside 2...1000")
+            }
+        }
+        var isPublic = true
+        if let value = request.optional("public") {
+            guard let b = value.boolValue else { throw RequestError.badRequest("race.create: 'public' must be true or false") }
+            isPublic = b
+        }
+        let id = "race-\(nextRace.add(1, ordering: .relaxed).oldValue)"
+        try service.create(RaceSettings(id: id, name: name, distance: distance, startTime: start, capacity: capacity, isPublic: isPublic))
+        return Self.summaryJSON(try service.summary(id))
+    }
+
+    func list(_ request: Request) throws -> JSONValue {
+        let minD = try DaemonOperations.optionalNumber(request, "min_distance_m", 0...1e6) ?? 0
+        let maxD = try DaemonOperations.optionalNumber(request, "max_distance_m", 0...1e6) ?? 1e6
+        let from = try DaemonOperations.optionalNumber(request, "from", 0...1e11) ?? 0
+        let to = try DaemonOperations.optionalNumber(request, "to", 0...1e11) ?? 1e11
+        guard minD <= maxD, from <= to else { throw RequestError.badRequest("race.list: empty range") }
+        return ["races": .array(service.list(distance: minD...maxD, start: from...to).map(Self.summaryJSON))]
+    }
+
+    func join(_ request: Request) throws -> JSONValue {
+        let race = try request.string("race_id")
+        let user = try request.string("user")
+        var generator = SystemRandomNumberGenerator()
+        let token = (0..<2).map { _ in String(generator.next(), radix: 16) }.joined(separator: "-")
+        let events = try call(race) { try service.join(race, user: user, token: token, now: clock.now()) }
+        publish(race, events)
+        return ["race_id": .string(race), "participant_token": .string(token), "race": Self.summaryJSON(try service.summary(race))]
+    }
+
+    func leave(_ request: Request) throws -> JSONValue {
+        let race = try request.string("race_id")
+        let token = try request.string("participant_token")
+        publish(race, try call(race) { try service.leave(race, token: token, now: clock.now()) })
+        return ["race_id": .string(race), "left": true]
+    }
+
+    func watch(_ request: Request) throws -> JSONValue {
+        let race = try request.string("race_id")
+        let summary = try call(race) { try service.summary(race) }
+        watchers.withLock { $0[race, default: []].insert(request.connectionID) }
+        return ["race_id": .string(race), "watching": true, "race": Self.summaryJSON(summary)]
+    }
+
+    func position(_ request: Request) throws -> JSONValue {
+        let race = try request.string("race_id")
+        let token = try request.string("participant_token")
+        let track = try WireTrack.track(from: request.optional("points"), op: "race.position")
+        let events = try call(race) { try service.position(race, token: token, points: track.points, now: clock.now()) }
+        publish(race, events)
+        return ["race_id": .string(race), "accepted": .number(Double(track.points.count))]
+    }
+
+    func results(_ request: Request) throws -> JSONValue {
+        let race = try request.string("race_id")
+        let (ranking, awards) = try call(race) { try service.results(race, now: clock.now()) }
+        return [
+            "race_id": .string(race),
+            "ranking": .array(ranking.map(Self.entryJSON)),
+            "top_three": .array(ranking.filter { $0.status == .finished }.prefix(3).map(Self.entryJSON)),
+            "awards": .array(awards.map { ["user": .string($0.userID), "xp": .number(Double($0.xp)),
+                                           "badges": .array($0.badges.map { .string($0) })] }),
+        ]
+    }
+
+    // MARK: helpers
+
+    /// Maps service errors to wire errors.
+    private func call<T>(_ race: String, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as RaceServiceError {
+            switch error {
+            case .unknownRace, .unknownUser: throw RequestError.notFound("\(error)")
+            case .duplicate, .notFinished: throw RequestError.badRequest("\(error)")
+            }
+        } catch let error as RaceError {
+            throw RequestError.badRequest("race \(race): \(error)")
+        }
+    }
+
+    func publish(_ race: String, _ events: [RaceEvent]) {
+        guard !events.isEmpty else { return }
+        let targets = watchers.withLock { $0[race] ?? [] }
+        guard !targets.isEmpty else { return }
+        for event in events {
+            var line = JSONWriter.bytes(Self.eventJSON(race, event, now: clock.now()))
+            line.append(0x0A)
+            var gone: [UInt64] = []
+            for id in targets where !pusher.push(connectionID: id, line: line) { gone.append(id) }
+            if !gone.isEmpty { watchers.withLock { for id in gone { $0[race]?.remove(id) } } }
+        }
+    }
+
+    static func eventJSON(_ race: String, _ event: RaceEvent, now: EpochSeconds) -> JSONValue {
+        switch event {
+        case .waiting(let participants, let countdown):
+            return ["event": "race.waiting", "race_id": .string(race), "participants": .array(participants.map { .string($0) }),
+                    "countdown_s": .number(countdown.rounded())]
+        case .started(let at):
+            return ["event": "race.started", "race_id": .string(race), "start_time": .number(at)]
+        case .ranking(let entries):
+            return ["event": "race.ranking", "race_id": .string(race), "at": .number((now * 1000).rounded() / 1000),
+                    "ranking": .array(entries.map(entryJSON))]
+        case .finished(let entries):
+            return ["event": "race.finished", "race_id": .string(race), "results": .array(entries.map(entryJSON)),
+                    "top_three": .array(entries.filter { $0.status == .finished }.prefix(3).map(entryJSON))]
+        }
+    }
+
+    static func entryJSON(_ e: RankingEntry) -> JSONValue {
+        func r(_ x: Double) -> JSONValue { .number((x * 10).rounded() / 10) }
+        return ["rank": .number(Double(e.rank)), "user": .string(e.userID), "status": .string(e.status.rawValue),
+                "distance_m": r(e.distance), "gap_m": r(e.gap), "pace_s_per_km": e.pace.map(r) ?? .null,
+                "finish_time_s": e.finishTime.map(r) ?? .null, "time_gap_s": e.timeGap.map(r) ?? .null]
+    }
+
+    static func summaryJSON(_ s: RaceSummary) -> JSONValue {
+        ["race_id": .string(s.settings.id), "name": .string(s.settings.name), "distance_m": .number(s.settings.distance),
+         "start_time": .number(s.settings.startTime), "capacity": .number(Double(s.settings.capacity)),
+         "public": .bool(s.settings.isPublic), "phase": .string(s.phase.rawValue), "participants": .number(Double(s.participants))]
+    }
+}
