@@ -22,7 +22,7 @@ SIM_START ?= 2026-06-01
 # One BLAS thread per request: parallelism comes from concurrent work (docs/decisions/0006).
 export OPENBLAS_NUM_THREADS ?= 1
 
-.PHONY: run test build deps db model check-model docs clean
+.PHONY: run test build deps db model check-model docs clean eval-race-times
 
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
@@ -73,3 +73,7 @@ docs: build
 
 clean:
 	rm -rf .build $(VAR)
+
+# Race-time predictions vs Riegel on the real runners' personal bests (needs ../shared/datasets).
+eval-race-times: build
+	$(RELEASE_BIN) eval-race-times $(if $(RUNUS_DATASETS),--dataset $(RUNUS_DATASETS)/runners,)

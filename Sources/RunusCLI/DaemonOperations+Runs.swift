@@ -109,3 +109,24 @@ extension DaemonOperations {
         ]
     }
 }
+
+extension DaemonOperations {
+    func goalsRecommend(_ request: Request) throws -> JSONValue {
+        let user = try request.string("user")
+        let goals: GoalService.Goals
+        do {
+            goals = try GoalService(store: store).recommend(user: user, now: clock.now())
+        } catch EngineError.unknownUser(let id) {
+            throw Self.unknownUser("goals.recommend", id)
+        }
+        return [
+            "user": .string(user),
+            "suggested_run": ["distance_m": .number(goals.distance), "duration_s": .number(goals.duration),
+                              "pace_s_per_km": .number(goals.pace)],
+            "race_predictions": .array(goals.predictions.map {
+                ["name": .string($0.name), "distance_m": .number($0.distance), "time_s": .number($0.time),
+                 "pace_s_per_km": .number(($0.time / ($0.distance / 1000) * 10).rounded() / 10)]
+            }),
+        ]
+    }
+}

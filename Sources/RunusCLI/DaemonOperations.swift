@@ -46,6 +46,7 @@ struct DaemonOperations: Sendable {
         router.register("runs.ingest") { request in try runsIngest(request) }
         router.register("history") { request in try history(request) }
         router.register("progress") { request in try progress(request) }
+        router.register("goals.recommend") { request in try goalsRecommend(request) }
     }
 
     func health() -> JSONValue {

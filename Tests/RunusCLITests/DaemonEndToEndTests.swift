@@ -178,6 +178,10 @@ struct DaemonEndToEndTests {
         let bad = try client.call(["op": "runs.ingest", "user": "jo", "run_id": "w2", "points": [[1, 2]]])
         #expect(bad["error"]?["code"]?.stringValue == "bad_request")
         #expect(bad["error"]?["message"]?.stringValue?.contains("points[0]") == true)
+        let goals = try client.call(["op": "goals.recommend", "user": "jo"])
+        let predictions = try #require(goals["result"]?["race_predictions"]?.arrayValue)
+        #expect(predictions.count == 4)
+        #expect((goals["result"]?["suggested_run"]?["distance_m"]?.doubleValue ?? 0) >= 1000)
         let ghost = try client.call(["op": "progress", "user": "ghost"])
         #expect(ghost["error"]?["code"]?.stringValue == "not_found")
     }

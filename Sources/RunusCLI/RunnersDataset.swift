@@ -1,0 +1,68 @@
+import Foundation
+import RunusCore
+import Engine
+
+/// Reads `../shared/datasets/runners/activities.csv` (see that folder's README): the summary
+/// of every activity. Used for evaluation only; nothing read here is written into the repository.
+enum RunnersDataset {
+    /// The dataset folder: `--dataset`, else `$RUNUS_DATASETS/runners`, else `../shared/datasets/runners`.
+    static func folder(_ argument: String?) -> String {
+        if let argument { return argument }
+        if let root = ProcessInfo.processInfo.environment["RUNUS_DATASETS"] { return root + "/runners" }
+        return "../shared/datasets/runners"
+    }
+
+    /// Plausible running speeds for a summary to count as a run effort, m/s (5.4–25 km/h).
+    static let speedRange = 1.5...7.0
+
+    /// Runs with a summary distance and moving time, per runner.
+    static func runEfforts(folder: String) throws -> [String: [Effort]] {
+        let path = folder + "/activities.csv"
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CLIError("cannot read \(path) (pass --dataset DIR or set RUNUS_DATASETS)")
+        }
+        var lines = data.split(separator: 0x0A, omittingEmptySubsequences: true)
+        guard !lines.isEmpty else { throw CLIError("\(path) is empty") }
+        let header = CSV.fields(lines.removeFirst())
+        func column(_ name: String) throws -> Int {
+            guard let i = header.firstIndex(of: name) else { throw CLIError("\(path): no column '\(name)' in the header") }
+            return i
+        }
+        let (cRunner, cSport, cStart, cDistance, cMoving) = (try column("runner"), try column("sport"), try column("start_utc"),
+                                                            try column("distance_m"), try column("moving_time_s"))
+        var out: [String: [Effort]] = [:]
+        let iso = Date.ISO8601FormatStyle()
+        for (n, line) in lines.enumerated() {
+            let f = CSV.fields(line)
+            guard f.count == header.count else { throw CLIError("\(path):\(n + 2): \(f.count) fields, header has \(header.count)") }
+            guard f[cSport] == "run", let d = Double(f[cDistance]), let t = Double(f[cMoving]), d >= 1000, t > 0,
+                  speedRange.contains(d / t), let start = try? iso.parse(f[cStart]) else { continue }
+            out[f[cRunner], default: []].append(Effort(time: start.timeIntervalSince1970, distance: d, duration: t))
+        }
+        return out
+    }
+}
+
+/// A minimal RFC 4180 field splitter for one line of bytes (quotes and doubled quotes).
+enum CSV {
+    static func fields(_ line: some Collection<UInt8>) -> [String] {
+        var fields: [String] = []
+        var current: [UInt8] = []
+        var quoted = false
+        var previousQuote = false
+        for b in line where b != 0x0D {
+            if quoted {
+                if b == 0x22 { quoted = false; previousQuote = true } else { current.append(b) }
+            } else if b == 0x22 {
+                if previousQuote { current.append(0x22) }
+                quoted = true
+            } else if b == 0x2C {
+                fields.append(String(decoding: current, as: UTF8.self)); current.removeAll(); previousQuote = false
+            } else {
+                current.append(b); previousQuote = false
+            }
+        }
+        fields.append(String(decoding: current, as: UTF8.self))
+        return fields
+    }
+}
