@@ -149,11 +149,11 @@ struct DaemonEndToEndTests {
         let badZone = try client.call(["op": "users.upsert", "user": "jo", "time_zone": "Mars/Olympus"])
         #expect(badZone["error"]?["code"]?.stringValue == "bad_request")
 
-        // 5.2 km at 5:30/km on 2027-01-15 from 07:00 UTC (08:00 in Paris), one point a second.
+        // 5.2 km at 5:30/km on 2027-01-15 from 05:13 UTC (06:13 in Paris), one point a second.
         var points: [JSONValue] = []
         var lat = 48.85
         for i in 0...1716 {
-            points.append([.number(1_800_003_600 + Double(i)), .number(lat), .number(2.35), .number(35)])
+            points.append([.number(1_799_990_000 + Double(i)), .number(lat), .number(2.35), .number(35)])
             lat += 1000.0 / 330 / 111_200
         }
         let request: JSONValue = ["op": "runs.ingest", "user": "jo", "run_id": "watch-1", "points": .array(points)]
