@@ -6,9 +6,10 @@ import Missions
 /// from easy to hard, rounded to values people like to read (0.5 km, 5 minutes, whole seconds).
 public enum CandidateGenerator {
     /// Multipliers of the runner's endurance for distance-like targets.
-    static let distanceLadder: [Double] = [0.7, 0.8, 0.9, 1.0, 1.1, 1.2, 1.35, 1.5, 1.7, 2.0]
-    /// Multipliers of the expected pace for pace targets (< 1 is faster).
-    static let paceLadder: [Double] = [0.84, 0.87, 0.9, 0.93, 0.96, 0.99, 1.02]
+    static let distanceLadder: [Double] = [0.7, 0.8, 0.9, 1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.85, 2.0, 2.2]
+    /// Multipliers of the expected pace for pace targets (< 1 is faster), 2 % apart so that
+    /// some candidate lands in each band.
+    static let paceLadder: [Double] = [0.84, 0.86, 0.88, 0.9, 0.92, 0.94, 0.96, 0.98, 1.0, 1.02]
 
     public static func candidates(for state: RunnerState) -> [MissionSpec] {
         let endurance = state.enduranceOrDefault

@@ -11,16 +11,22 @@ public struct TodayMission: Sendable, Equatable {
     public let xp: Int
     public let why: String
     public let status: MissionStatus
+    public let isStretch: Bool
 }
 
 /// Today's missions for a runner. The first request of a (runner, local day) scores candidates
-/// and stores the chosen missions; later requests that day return the stored ones, so the
-/// answer is stable until the day changes.
+/// and stores the chosen missions; later requests that day return the stored ones (with their
+/// current status), so the answer is stable until the runner asks for a refresh, which replaces
+/// the day's open missions with new ones (the replaced ones expire and are not offered again at
+/// once).
 public final class MissionService: Sendable {
     let store: any EngineStore
     let scorer: any MissionScorer
     let policy: TodayPolicy
     let resolver: any UTCOffsetResolver
+
+    /// Suffix of a stretch mission's assignment id (the store has no column for the role).
+    static let stretchSuffix = "-stretch"
 
     public init(store: any EngineStore, scorer: any MissionScorer, policy: TodayPolicy = TodayPolicy(),
                 resolver: any UTCOffsetResolver = FixedOffsetResolver()) {
@@ -34,37 +40,58 @@ public final class MissionService: Sendable {
         user.localDay(at: now, resolver: resolver)
     }
 
-    /// Today's `count` missions for `userID` on `day` (default: the runner's local day at `now`).
-    public func today(user userID: UserID, day requestedDay: CivilDate?, count: Int, now: EpochSeconds) throws
-        -> (day: CivilDate, missions: [TodayMission]) {
+    /// Today's `count` daily missions (plus the stretch mission, when one fits) for `userID` on
+    /// `day` (default: the runner's local day at `now`).
+    public func today(user userID: UserID, day requestedDay: CivilDate?, count: Int, now: EpochSeconds,
+                      refresh: Bool = false) throws -> (day: CivilDate, missions: [TodayMission]) {
         guard let user = try store.user(id: userID) else { throw EngineError.unknownUser(userID) }
         let day = requestedDay ?? localDay(of: user, at: now)
         // As of the start of the runner's local day: runs later that day do not change the offer.
         let asOf = day.startInstant(utcOffset: user.utcOffset(at: now, resolver: resolver))
         let history = try store.runs(user: userID, from: asOf - 365 * 86_400, to: asOf)
         let state = RunnerState(history: history, asOf: asOf)
-        let stored = try store.assignments(user: userID, day: day).filter { $0.modelVersion == scorer.version }
-        if stored.count >= count {
-            return (day, try stored.prefix(count).map { try Self.todayMission($0, state: state) })
+        let todays = try store.assignments(user: userID, day: day).filter { $0.modelVersion == scorer.version }
+        let current = todays.filter { $0.status != .expired }
+        if !refresh, current.filter({ !$0.id.hasSuffix(Self.stretchSuffix) }).count >= count {
+            return (day, try current.map { try Self.todayMission($0, state: state) })
         }
-        var policy = self.policy
-        policy.count = count
-        let chosen = policy.choose(state: state, scorer: scorer)
-        var missions: [TodayMission] = []
-        for (i, mission) in chosen.enumerated() {
-            let id = "\(userID)-\(day)-\(scorer.version)-\(i + 1)"
-            if let existing = stored.first(where: { $0.id == id }) {
-                missions.append(try Self.todayMission(existing, state: state)); continue
+        return try store.transaction {
+            var memory = try self.memory(user: userID, before: day)
+            if refresh {
+                for a in current where a.status == .offered {
+                    try store.updateAssignment(id: a.id, status: .expired, runID: a.runID, progress: a.progress)
+                    memory.recentSpecs.insert(a.specJSON)
+                }
             }
-            try store.insertAssignment(MissionAssignment(
-                id: id, userID: userID, day: day, kind: mission.spec.kind.rawValue,
-                specJSON: mission.spec.canonicalJSON, modelVersion: scorer.version,
-                pComplete: mission.pComplete, xp: mission.xp, status: .offered, offeredAt: now))
-            missions.append(TodayMission(assignmentID: id, spec: mission.spec, title: mission.title,
-                                         pComplete: mission.pComplete, xp: mission.xp, why: mission.why,
-                                         status: .offered))
+            let kept = refresh ? current.filter { $0.status != .offered } : []
+            var policy = self.policy
+            policy.count = count
+            let chosen = policy.choose(state: state, scorer: scorer, memory: memory)
+            let round = todays.count  // distinct ids across refreshes
+            var missions = try kept.map { try Self.todayMission($0, state: state) }
+            for (i, mission) in chosen.enumerated() {
+                let id = "\(userID)-\(day)-\(scorer.version)-\(round)-\(i + 1)" + (mission.isStretch ? Self.stretchSuffix : "")
+                try store.insertAssignment(MissionAssignment(
+                    id: id, userID: userID, day: day, kind: mission.spec.kind.rawValue,
+                    specJSON: mission.spec.canonicalJSON, modelVersion: scorer.version,
+                    pComplete: mission.pComplete, xp: mission.xp, status: .offered, offeredAt: now))
+                missions.append(TodayMission(assignmentID: id, spec: mission.spec, title: mission.title,
+                                             pComplete: mission.pComplete, xp: mission.xp, why: mission.why,
+                                             status: .offered, isStretch: mission.isStretch))
+            }
+            return (day, missions)
         }
-        return (day, missions)
+    }
+
+    /// Offers of the `PolicyMemory.days` days before `day`: specs not completed, and kinds.
+    func memory(user: UserID, before day: CivilDate) throws -> PolicyMemory {
+        var memory = PolicyMemory()
+        for a in try store.assignments(user: user, from: day.adding(days: -PolicyMemory.days), to: day.adding(days: -1))
+        where a.modelVersion == scorer.version {
+            if a.status != .completed { memory.recentSpecs.insert(a.specJSON) }
+            if let kind = MissionKind(rawValue: a.kind) { memory.recentKinds[kind, default: 0] += 1 }
+        }
+        return memory
     }
 
     static func todayMission(_ a: MissionAssignment, state: RunnerState) throws -> TodayMission {
@@ -72,6 +99,6 @@ public final class MissionService: Sendable {
         // The "why" sentence is rebuilt from the same as-of state, so it is stable too.
         return TodayMission(assignmentID: a.id, spec: spec, title: MissionTitle.title(for: spec),
                             pComplete: a.pComplete, xp: a.xp, why: TodayPolicy.why(spec, state: state),
-                            status: a.status)
+                            status: a.status, isStretch: a.id.hasSuffix(stretchSuffix))
     }
 }

@@ -11,22 +11,47 @@ public struct ChosenMission: Sendable, Equatable {
     public let xp: Int
     /// One plain sentence: why this mission.
     public let why: String
+    /// The day's stretch mission (probability about 0.4–0.5) rather than a daily one.
+    public let isStretch: Bool
+}
+
+/// What the policy remembers of recent days so that it does not repeat itself.
+public struct PolicyMemory: Sendable, Equatable {
+    /// Canonical specs offered recently and not completed (failed, expired or replaced): not
+    /// offered again at once.
+    public var recentSpecs: Set<String> = []
+    /// How often each kind was offered in the last few days: rotates kinds.
+    public var recentKinds: [MissionKind: Int] = [:]
+
+    public init(recentSpecs: Set<String> = [], recentKinds: [MissionKind: Int] = [:]) {
+        self.recentSpecs = recentSpecs; self.recentKinds = recentKinds
+    }
+
+    /// Days of offers the memory covers.
+    public static let days = 3
 }
 
 /// Picks today's missions: every candidate is scored, each kind contributes its candidate closest
-/// to the middle of the target band, and the k kinds closest to the band win. "Challenging yet
-/// achievable": the default band 0.65–0.85 sits between the 0.5 motivation peak (Atkinson) and
-/// the 0.85 learning optimum (Wilson et al. 2019); see docs/decisions/0003-target-band.md.
+/// to the middle of the target band, and the k kinds closest to the band win; then one stretch
+/// mission closest to the stretch target. "Challenging yet achievable": the default band
+/// 0.65–0.85 sits between the 0.5 motivation peak (Atkinson) and the 0.85 learning optimum
+/// (Wilson et al. 2019); the stretch band 0.4–0.5 is the weekly "boss" level of the anchors;
+/// see docs/decisions/0003-target-band.md. Kinds offered in the last days rank a little lower
+/// (`rotationPenalty` per offer), and specs recently offered and not completed are left out.
 public struct TodayPolicy: Sendable {
     public var band: ClosedRange<Double>
     public var count: Int
+    /// Probability band of the stretch mission; nil: no stretch mission.
+    public var stretchBand: ClosedRange<Double>?
+    /// Added to a kind's distance from the band centre per recent offer of that kind.
+    public static let rotationPenalty = 0.04
 
-    public init(band: ClosedRange<Double> = 0.65...0.85, count: Int = 3) {
-        self.band = band; self.count = count
+    public init(band: ClosedRange<Double> = 0.65...0.85, count: Int = 3, stretchBand: ClosedRange<Double>? = 0.4...0.5) {
+        self.band = band; self.count = count; self.stretchBand = stretchBand
     }
 
-    public func choose(state: RunnerState, scorer: MissionScorer) -> [ChosenMission] {
-        let candidates = CandidateGenerator.candidates(for: state)
+    public func choose(state: RunnerState, scorer: MissionScorer, memory: PolicyMemory = PolicyMemory()) -> [ChosenMission] {
+        let candidates = CandidateGenerator.candidates(for: state).filter { !memory.recentSpecs.contains($0.canonicalJSON) }
         let rows = candidates.map { MissionFeatures.vector($0, state: state) }
         let probabilities = scorer.probabilities(rows)
         let centre = (band.lowerBound + band.upperBound) / 2
@@ -39,14 +64,26 @@ public struct TodayPolicy: Sendable {
             if let j = best[spec.kind], distance(probabilities[j]) <= distance(probabilities[i]) { continue }
             best[spec.kind] = i
         }
-        let ranked = MissionFeatures.kinds.compactMap { best[$0] }.sorted {
-            (distance(probabilities[$0]), $0) < (distance(probabilities[$1]), $1)
+        func rankKey(_ i: Int) -> Double {
+            distance(probabilities[i]) + Self.rotationPenalty * Double(memory.recentKinds[candidates[i].kind] ?? 0)
         }
-        return ranked.prefix(count).map { i in
+        let ranked = MissionFeatures.kinds.compactMap { best[$0] }.sorted { (rankKey($0), $0) < (rankKey($1), $1) }
+        var chosen = Array(ranked.prefix(count))
+        var stretch: Int?
+        if let stretchBand {
+            let target = (stretchBand.lowerBound + stretchBand.upperBound) / 2
+            let taken = Set(chosen.map { candidates[$0] })
+            stretch = candidates.indices
+                .filter { stretchBand.contains(probabilities[$0]) && !taken.contains(candidates[$0]) }
+                .min { (abs(probabilities[$0] - target), $0) < (abs(probabilities[$1] - target), $1) }
+        }
+        if let stretch { chosen.append(stretch) }
+        return chosen.map { i in
             let spec = candidates[i]
             let p = probabilities[i]
             return ChosenMission(spec: spec, title: MissionTitle.title(for: spec), pComplete: p,
-                                 xp: MissionXP.xp(for: spec, pComplete: p), why: Self.why(spec, state: state))
+                                 xp: MissionXP.xp(for: spec, pComplete: p), why: Self.why(spec, state: state),
+                                 isStretch: i == stretch)
         }
     }
 

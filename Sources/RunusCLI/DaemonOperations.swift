@@ -94,9 +94,16 @@ struct DaemonOperations: Sendable {
                 throw RequestError.badRequest("missions.today: parameter 'k' is \(count), expected \(Self.missionCountRange.lowerBound)...\(Self.missionCountRange.upperBound)")
             }
         }
+        var refresh = false
+        if let value = request.optional("refresh") {
+            guard let b = value.boolValue else {
+                throw RequestError.badRequest("missions.today: parameter 'refresh' is \(value.typeName), expected true or false")
+            }
+            refresh = b
+        }
         let answer: (day: CivilDate, missions: [TodayMission])
         do {
-            answer = try missions.today(user: user, day: day, count: count, now: clock.now())
+            answer = try missions.today(user: user, day: day, count: count, now: clock.now(), refresh: refresh)
         } catch EngineError.unknownUser(let id) {
             throw Self.unknownUser("missions.today", id)
         }
@@ -114,6 +121,7 @@ struct DaemonOperations: Sendable {
                     "xp": .number(Double(m.xp)),
                     "why": .string(m.why),
                     "status": .string(m.status.rawValue),
+                    "stretch": .bool(m.isStretch),
                 ]
             }),
         ]

@@ -31,12 +31,16 @@ struct TodayPolicyTests {
     let day = CivilDate(iso: "2026-11-29")!
 
     @Test("k missions of distinct kinds, each in the band when the band is reachable")
-    func distinctKindsInBand() {
+    func distinctKindsInBand() throws {
         let asOf = day.startInstant(utcOffset: 0)
         let state = RunnerState(history: history(user: "u", runs: 20, distance: 8000, pace: 330, end: asOf), asOf: asOf)
-        let chosen = TodayPolicy().choose(state: state, scorer: SyntheticScorer())
+        let all = TodayPolicy().choose(state: state, scorer: SyntheticScorer())
+        let chosen = all.filter { !$0.isStretch }
         #expect(chosen.count == 3)
         #expect(Set(chosen.map(\.spec.kind)).count == 3)
+        let stretch = try #require(all.first { $0.isStretch })
+        #expect((0.4...0.5).contains(stretch.pComplete))
+        #expect(all.last == stretch)
         for m in chosen {
             #expect((0.65...0.85).contains(m.pComplete), "\(m.title) has p \(m.pComplete)")
             #expect(!m.title.isEmpty && !m.why.isEmpty && m.xp > 0)
@@ -73,14 +77,50 @@ struct MissionServiceTests {
         let now = day.startInstant(utcOffset: 9 * 3600) + 8 * 3600
         let first = try service.today(user: "ana", day: nil, count: 3, now: now)
         #expect(first.day == day)
-        #expect(first.missions.count == 3)
-        #expect(store.assignmentCount == 3)
+        #expect(first.missions.filter { !$0.isStretch }.count == 3)
+        let stored = store.assignmentCount
+        #expect(stored == first.missions.count)
         // A run later that day does not change the offer; asking again returns the same missions.
         try store.insertRun(RunRecord(id: "late", userID: "ana", startTime: now + 3600, distance: 30_000,
                                       elapsed: 10_000, moving: 10_000, elevationGain: 0, source: "test"))
         let second = try service.today(user: "ana", day: nil, count: 3, now: now + 7200)
         #expect(second.missions == first.missions)
-        #expect(store.assignmentCount == 3)
+        #expect(store.assignmentCount == stored)
+    }
+
+    @Test("a refresh replaces the open missions with different ones; the replaced ones expire")
+    func refresh() throws {
+        let store = InMemoryStore()
+        try store.upsertUser(UserProfile(id: "ana"))
+        for run in history(user: "ana", runs: 15, distance: 6000, pace: 360, end: day.startInstant(utcOffset: 0)) {
+            try store.insertRun(run)
+        }
+        let service = MissionService(store: store, scorer: SyntheticScorer())
+        let first = try service.today(user: "ana", day: day, count: 3, now: 0)
+        let refreshed = try service.today(user: "ana", day: day, count: 3, now: 10, refresh: true)
+        #expect(refreshed.missions.filter { !$0.isStretch }.count == 3)
+        #expect(Set(first.missions.map(\.spec)).isDisjoint(with: refreshed.missions.map(\.spec)))
+        let expired = try store.assignments(user: "ana", day: day).filter { $0.status == .expired }
+        #expect(expired.count == first.missions.count)
+        // Asking again without refresh returns the refreshed set.
+        #expect(try service.today(user: "ana", day: day, count: 3, now: 20).missions == refreshed.missions)
+    }
+
+    @Test("missions not completed in the last days are not offered again at once; kinds rotate")
+    func noImmediateRepeats() throws {
+        let store = InMemoryStore()
+        try store.upsertUser(UserProfile(id: "ana"))
+        for run in history(user: "ana", runs: 15, distance: 6000, pace: 360, end: day.startInstant(utcOffset: 0)) {
+            try store.insertRun(run)
+        }
+        let service = MissionService(store: store, scorer: SyntheticScorer())
+        let yesterday = try service.today(user: "ana", day: day.adding(days: -1), count: 3, now: 0)
+        let today = try service.today(user: "ana", day: day, count: 3, now: 0)
+        #expect(Set(yesterday.missions.map(\.spec)).isDisjoint(with: today.missions.map(\.spec)))
+        // Over a week every modelled kind is offered.
+        var kinds = Set<MissionKind>()
+        for d in 1...7 { kinds.formUnion(try service.today(user: "ana", day: day.adding(days: d), count: 3, now: 0).missions.map(\.spec.kind)) }
+        #expect(kinds.count == MissionFeatures.kinds.count)
     }
 
     @Test("the runner's time zone decides the day")
@@ -98,7 +138,7 @@ struct MissionServiceTests {
         let store = InMemoryStore()
         try store.upsertUser(UserProfile(id: "new"))
         let answer = try MissionService(store: store, scorer: SyntheticScorer()).today(user: "new", day: day, count: 3, now: 0)
-        #expect(answer.missions.count == 3)
+        #expect(answer.missions.filter { !$0.isStretch }.count == 3)
         #expect(answer.missions.allSatisfy { $0.why.contains("new to running") })
     }
 
