@@ -85,13 +85,8 @@ public final class MissionService: Sendable {
 
     /// Offers of the `PolicyMemory.days` days before `day`: specs not completed, and kinds.
     func memory(user: UserID, before day: CivilDate) throws -> PolicyMemory {
-        var memory = PolicyMemory()
-        for a in try store.assignments(user: user, from: day.adding(days: -PolicyMemory.days), to: day.adding(days: -1))
-        where a.modelVersion == scorer.version {
-            if a.status != .completed { memory.recentSpecs.insert(a.specJSON) }
-            if let kind = MissionKind(rawValue: a.kind) { memory.recentKinds[kind, default: 0] += 1 }
-        }
-        return memory
+        PolicyMemory(offers: try store.assignments(user: user, from: day.adding(days: -PolicyMemory.days), to: day.adding(days: -1)),
+                     before: day, modelVersion: scorer.version)
     }
 
     static func todayMission(_ a: MissionAssignment, state: RunnerState) throws -> TodayMission {

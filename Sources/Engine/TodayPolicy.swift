@@ -29,6 +29,15 @@ public struct PolicyMemory: Sendable, Equatable {
 
     /// Days of offers the memory covers.
     public static let days = 3
+
+    /// The memory for `day` from a runner's offers (any order), counting only `modelVersion`'s.
+    public init(offers: [MissionAssignment], before day: CivilDate, modelVersion: String) {
+        let first = day.adding(days: -Self.days)
+        for a in offers where a.modelVersion == modelVersion && a.day >= first && a.day < day {
+            if a.status != .completed { recentSpecs.insert(a.specJSON) }
+            if let kind = MissionKind(rawValue: a.kind) { recentKinds[kind, default: 0] += 1 }
+        }
+    }
 }
 
 /// Picks today's missions: every candidate is scored, each kind contributes its candidate closest

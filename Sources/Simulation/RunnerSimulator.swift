@@ -29,7 +29,17 @@ public enum RunnerSimulator {
     static let preferredDayProbability = 0.85
     static let otherDayProbability = 0.08
 
+    /// Simulates with the exploring baseline policy (the default data and the training data).
     public static func simulate(runner index: Int, configuration: SimulationConfiguration) -> SimulatedRunner {
+        simulate(runner: index, configuration: configuration, policy: nil)
+    }
+
+    /// Simulates with `policy` offering the day's missions (nil: the exploring baseline). With a
+    /// policy, the runner picks one of the offers uniformly at random to try on a run day; the
+    /// others expire. The baseline path draws exactly the random numbers it always drew, so
+    /// existing seeds keep their bytes.
+    public static func simulate(runner index: Int, configuration: SimulationConfiguration,
+                                policy: (any OfferPolicy)?) -> SimulatedRunner {
         var rng = SeededGenerator(seed: configuration.seed, stream: UInt64(index))
         let traits = RunnerTraits.draw(index: index, rng: &rng)
         let synthesizer = TrackSynthesizer(traits: traits)
@@ -45,13 +55,20 @@ public enum RunnerSimulator {
         for dayIndex in 0..<configuration.days {
             let day = configuration.startDay.adding(days: dayIndex)
             let dayStart = day.startInstant(utcOffset: offset)
-            let spec = BaselinePolicy.offer(history: observed, rng: &rng)
-            var assignment = MissionAssignment(
-                id: "\(userID)-\(day)-m1", userID: userID, day: day, kind: spec.kind.rawValue,
-                specJSON: spec.canonicalJSON, modelVersion: SimulationConfiguration.policyVersion,
-                pComplete: BaselinePolicy.uninformedProbability,
-                xp: MissionXP.xp(for: spec, pComplete: BaselinePolicy.uninformedProbability),
-                status: .expired, offeredAt: dayStart)
+            let offers: [PolicyOffer]
+            if let policy {
+                offers = policy.offers(for: traits.profile, history: runs, pastOffers: assignments, day: day, dayStart: dayStart)
+            } else {
+                offers = [PolicyOffer(spec: BaselinePolicy.offer(history: observed, rng: &rng),
+                                      pComplete: BaselinePolicy.uninformedProbability,
+                                      modelVersion: SimulationConfiguration.policyVersion)]
+            }
+            var dayAssignments = offers.enumerated().map { i, offer in
+                MissionAssignment(
+                    id: "\(userID)-\(day)-m\(i + 1)", userID: userID, day: day, kind: offer.spec.kind.rawValue,
+                    specJSON: offer.spec.canonicalJSON, modelVersion: offer.modelVersion, pComplete: offer.pComplete,
+                    xp: MissionXP.xp(for: offer.spec, pComplete: offer.pComplete), status: .expired, offeredAt: dayStart)
+            }
 
             if breakLeft > 0 {
                 breakLeft -= 1
@@ -62,18 +79,21 @@ public enum RunnerSimulator {
             let runs_today = breakLeft == 0
                 && rng.bernoulli(preferred ? preferredDayProbability : otherDayProbability)
             guard runs_today else {
-                assignments.append(assignment)
+                assignments += dayAssignments
                 body.endDay(ran: 0)
                 continue
             }
 
-            let tries = rng.bernoulli(traits.engagement)
+            var tries = rng.bernoulli(traits.engagement) && !offers.isEmpty
+            let chosen = policy != nil && offers.count > 1 ? rng.int(in: 0...(offers.count - 1)) : 0
+            let spec = offers.isEmpty ? MissionSpec.distance(minDistance: 1000) : offers[chosen].spec
+            if offers.isEmpty { tries = false }
             let pTrue = BehaviourModel.probability(of: spec, state: body)
             let succeed = rng.bernoulli(pTrue)
             let plan = tries
                 ? RunPlan.attempt(spec, succeed: succeed, state: body, rng: &rng)
                 : RunPlan.habitual(state: body, rng: &rng)
-            if tries { attempts[assignment.id] = succeed }
+            if tries { attempts[dayAssignments[chosen].id] = succeed }
             var plannedPlan = plan
             if traits.driveProbability > 0, rng.bernoulli(traits.driveProbability) {
                 plannedPlan.legs.insert(RunPlan.Leg(distance: rng.uniform(2000, 6000), pace: 100, mode: .drive), at: 0)
@@ -92,12 +112,12 @@ public enum RunnerSimulator {
 
             if tries {
                 let evaluation = MissionEvaluator.evaluate(spec, metrics: metrics)
-                assignment.status = evaluation.status == .completed ? .completed : .failed
-                assignment.runID = run.id
-                assignment.progress = evaluation.progress
-                assignment.pTrue = pTrue
+                dayAssignments[chosen].status = evaluation.status == .completed ? .completed : .failed
+                dayAssignments[chosen].runID = run.id
+                dayAssignments[chosen].progress = evaluation.progress
+                dayAssignments[chosen].pTrue = pTrue
             }
-            assignments.append(assignment)
+            assignments += dayAssignments
             body.endDay(ran: plan.footDistance)
         }
         return SimulatedRunner(profile: traits.profile, runs: runs, assignments: assignments, attempts: attempts)

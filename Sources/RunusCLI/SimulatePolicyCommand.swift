@@ -1,0 +1,57 @@
+import RunusCore
+import Engine
+import Features
+import Missions
+import Simulation
+
+/// `runus simulate-policy`: replays today's-missions policy on simulated runners (known truth).
+enum SimulatePolicyCommand: Command {
+    static let name = "simulate-policy"
+    static let abstract = "Replay the daily mission policy on simulated runners and report realised completion."
+    static let usage = "--model DIR [--runners N] [--days D] [--seed S]"
+    static let discussion = """
+    Simulated runners (docs/simulation.md) receive the missions TodayPolicy picks with the given
+    model instead of the exploring policy, try one on each run day, and succeed according to the
+    true behaviour model. Prints, overall and per kind, how many were tried, the realised
+    completion rate, the mean predicted probability and the mean true probability, against the
+    target band 0.65-0.85.
+    """
+    static let parser = ArgumentParser(options: [
+        .required("model", "DIR", help: "Model directory holding model.json."),
+        .value("runners", "N", default: "100", help: "Number of runners (1-10000)."),
+        .value("days", "D", default: "90", help: "Number of days (1-3650)."),
+        .value("seed", "S", default: "7", help: "Random seed."),
+    ])
+
+    static func run(_ arguments: ParsedArguments, output: OutputSink) throws -> ExitCode {
+        let artifact = try ModelFiles.read(from: try arguments.require("model"))
+        let scorer = try LogisticScorer(artifact: artifact)
+        guard let seed = UInt64(try arguments.require("seed")) else { throw UsageError("--seed: not an unsigned integer") }
+        let configuration = SimulationConfiguration(runners: try arguments.int("runners", in: 1...10_000)!,
+                                                    days: try arguments.int("days", in: 1...3650)!, seed: seed)
+        let report = simulate(configuration, scorer: scorer)
+        output.out(table(report))
+        return .success
+    }
+
+    static func simulate(_ configuration: SimulationConfiguration, scorer: any MissionScorer) -> PolicySimulation {
+        let policy = EngineOfferPolicy(scorer: scorer, policy: TodayPolicy())
+        let runners = ParallelMap.map(count: configuration.runners) {
+            RunnerSimulator.simulate(runner: $0, configuration: configuration, policy: policy)
+        }
+        return PolicySimulation(runners: runners)
+    }
+
+    static func table(_ r: PolicySimulation) -> String {
+        func f(_ x: Double) -> String { "\((x * 1000).rounded() / 1000)" }
+        var out = "| kind | tried | realised | mean predicted | mean true |\n|---|---|---|---|---|\n"
+        var rows = MissionFeatures.kinds.compactMap { k in r.byKind[k].map { (k.rawValue, $0) } }
+        rows.append(("all", r.overall))
+        for (name, row) in rows where row.tried > 0 {
+            out += "| \(name) | \(row.tried) | \(f(row.rate)) | \(f(row.predicted / Double(row.tried))) | \(f(row.truth / Double(row.tried))) |\n"
+        }
+        let kinds = r.kindsPerRunnerMonth.sorted()
+        if !kinds.isEmpty { out += "\nkinds offered per runner in the first 28 days: median \(kinds[kinds.count / 2]), min \(kinds.first!), max \(kinds.last!)\n" }
+        return out
+    }
+}

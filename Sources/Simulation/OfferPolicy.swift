@@ -1,0 +1,23 @@
+import RunusCore
+import Missions
+
+/// A mission offered by a policy, with the probability it predicted.
+public struct PolicyOffer: Sendable, Equatable {
+    public let spec: MissionSpec
+    public let pComplete: Double
+    public let modelVersion: String
+
+    public init(spec: MissionSpec, pComplete: Double, modelVersion: String) {
+        self.spec = spec; self.pComplete = pComplete; self.modelVersion = modelVersion
+    }
+}
+
+/// Offers a simulated runner the day's missions, from what an engine could see: the profile and
+/// the runs recorded so far. Lets the simulator replay a recommendation policy against the
+/// known truth (the policy simulation of issue 8).
+public protocol OfferPolicy: Sendable {
+    /// `history` holds the runner's earlier runs (all before `dayStart`), oldest first;
+    /// `pastOffers` the earlier days' offers with their outcomes.
+    func offers(for profile: UserProfile, history: [RunRecord], pastOffers: [MissionAssignment],
+                day: CivilDate, dayStart: EpochSeconds) -> [PolicyOffer]
+}
