@@ -4,7 +4,7 @@
 # Other verbs: build, db, model, check-model, docs, clean.
 
 SHELL := /bin/bash
-APT_PACKAGES := libopenblas-dev liblapacke-dev libsqlite3-dev pkg-config
+APT_PACKAGES := libopenblas-dev liblapacke-dev libsqlite3-dev zlib1g-dev pkg-config
 SWIFT ?= swift
 RELEASE_BIN := .build/release/runus
 
