@@ -47,27 +47,37 @@ enum WatchComparison {
         }
         let cases = found
         output.err("reading \(cases.count) tracks…\n")
-        let results: [(Double, Double)?] = ParallelMap.map(count: cases.count) { i in
+        // Variants of our metric, to show which rule moves the tails (diagnostic, record 0114).
+        let variants: [(String, MetricsConfiguration)] = [
+            ("ours (RunMetrics default)", .default),
+            ("ours without the vehicle rule", MetricsConfiguration(vehicleSpeed: 1e9)),
+            ("ours without vehicle rule and auto-pause", MetricsConfiguration(pauseSpeed: 0, resumeSpeed: 0, vehicleSpeed: 1e9)),
+        ]
+        let results: [[Double]?] = ParallelMap.map(count: cases.count) { i in
             guard let bytes = try? TrackFiles.bytes(cases[i].path),
                   let activity = try? TrackFileReader.read(bytes, name: cases[i].path).activities.first else { return nil }
-            let m = RunMetrics(track: activity.track)
+            var ratios = variants.map { RunMetrics(track: activity.track, configuration: $0.1).distance / cases[i].reference }
             var naive = 0.0
             let p = activity.track.points
             for k in p.indices.dropFirst() {
                 naive += haversine(p[k - 1].latitude, p[k - 1].longitude, p[k].latitude, p[k].longitude)
             }
-            return (m.distance / cases[i].reference, naive / cases[i].reference)
+            ratios.append(naive / cases[i].reference)
+            return ratios
         }
-        var out = "Ours (RunMetrics) and naive haversine ÷ watch distance, runs with a device total > 1 km\n"
-        out += "| source | n | ours p10 | ours p50 | ours p90 | ours p90−p10 | naive p10 | naive p50 | naive p90 | naive p90−p10 |\n|---|---|---|---|---|---|---|---|---|---|\n"
+        let names = variants.map(\.0) + ["naive haversine sum"]
+        var out = "Distance ÷ watch distance, runs with a device total > 1 km (p10, p50, p90, p90 − p10)\n"
+        out += "| source | n | variant | p10 | p50 | p90 | p90 − p10 |\n|---|---|---|---|---|---|---|\n"
         let sources = ["all"] + Array(Set(cases.map { $0.source })).sorted()
         for source in sources {
-            let pairs = zip(cases, results).compactMap { (c, r) in source == "all" || c.source == source ? r : nil }
-            guard !pairs.isEmpty else { continue }
-            let ours = pairs.map { $0.0 }.sorted(), naive = pairs.map { $0.1 }.sorted()
-            func q(_ v: [Double], _ p: Double) -> Double { v[min(v.count - 1, Int((Double(v.count - 1) * p).rounded()))] }
-            func f(_ x: Double) -> String { MetricsCommand.fmt(x, 4) }
-            out += "| \(source) | \(pairs.count) | \(f(q(ours, 0.1))) | **\(f(q(ours, 0.5)))** | \(f(q(ours, 0.9))) | \(f(q(ours, 0.9) - q(ours, 0.1))) | \(f(q(naive, 0.1))) | \(f(q(naive, 0.5))) | \(f(q(naive, 0.9))) | \(f(q(naive, 0.9) - q(naive, 0.1))) |\n"
+            let rows = zip(cases, results).compactMap { (c, r) in source == "all" || c.source == source ? r : nil }
+            guard !rows.isEmpty else { continue }
+            for (v, name) in names.enumerated() {
+                let sorted = rows.map { $0[v] }.sorted()
+                func q(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))] }
+                func f(_ x: Double) -> String { MetricsCommand.fmt(x, 4) }
+                out += "| \(source) | \(rows.count) | \(name) | \(f(q(0.1))) | \(f(q(0.5))) | \(f(q(0.9))) | \(f(q(0.9) - q(0.1))) |\n"
+            }
         }
         out += "unreadable tracks: \(results.filter { $0 == nil }.count) of \(cases.count)\n"
         return out
