@@ -73,3 +73,21 @@ docs: build
 
 clean:
 	rm -rf .build $(VAR)
+
+# Reference suites and watch totals (records 0110-0114): needs the shared datasets.
+RUNUS_DATASETS ?= ../shared/datasets
+BENCH_RUNS ?= 5
+.PHONY: reference-table watch-table bench
+reference-table: build
+	$(RELEASE_BIN) reference-check --dataset $(RUNUS_DATASETS)
+
+watch-table: build
+	$(RELEASE_BIN) reference-check --dataset $(RUNUS_DATASETS) --runners
+
+# GPX parse + metrics throughput against gpxpy on the runners' raw GPX files (release build).
+scripts/.venv/bin/python:
+	python3 -m venv scripts/.venv
+	scripts/.venv/bin/pip install --quiet gpxpy==1.6.2
+
+bench: build scripts/.venv/bin/python
+	scripts/.venv/bin/python scripts/bench_gpx.py $(RELEASE_BIN) $(BENCH_RUNS) $(RUNUS_DATASETS)/runners/raw-gpx/*/*.gpx.gz

@@ -38,12 +38,17 @@ enum MetricsCommand: Command {
     static let parser = ArgumentParser(options: [
         .flag("json", help: "One JSON object per activity and line (snake_case keys)."),
         .optional("weight", "KG", help: "Body mass in kg for calories."),
+        .optional("bench-runs", "N", help: "Benchmark instead: parse (from memory, gzip excluded) + metrics N times after a warm-up; print the median as JSON."),
     ], positionals: ["FILE"], allowsManyPositionals: true)
 
     static func run(_ arguments: ParsedArguments, output: OutputSink) throws -> ExitCode {
         guard !arguments.positional.isEmpty else { throw UsageError("metrics needs at least one FILE") }
         let weight = try arguments.double("weight", in: 1...500)
         let json = arguments.flag("json")
+        if let runs = try arguments.int("bench-runs", in: 1...1000) {
+            output.out(try bench(arguments.positional.flatMap(TrackFiles.expand), runs: runs) + "\n")
+            return .success
+        }
         var failed = false
         if !json { output.out("file\tactivity\tformat\tsport\tpoints\tdistance_m\telapsed_s\tmoving_s\tascent_m\tavg_hr\tdevice_distance_m\n") }
         for path in arguments.positional.flatMap(TrackFiles.expand) {
@@ -65,6 +70,39 @@ enum MetricsCommand: Command {
             }
         }
         return failed ? .failure : .success
+    }
+
+    /// Parse + RunMetrics over all files, `runs` times after one warm-up; median wall time.
+    static func bench(_ paths: [String], runs: Int) throws -> String {
+        let inputs: [(String, [UInt8])] = try paths.map { path in
+            var bytes = try TrackFiles.bytes(path)
+            if Gzip.isGzip(bytes) { bytes = try Gzip.decompress(bytes, name: path) }
+            return (path, bytes)
+        }
+        var points = 0, checksum = 0.0
+        func once() throws {
+            points = 0; checksum = 0
+            for (name, bytes) in inputs {
+                for a in try TrackFileReader.read(bytes, name: name).activities {
+                    let m = RunMetrics(track: a.track)
+                    points += a.track.points.count
+                    checksum += m.distance
+                }
+            }
+        }
+        try once()
+        let clock = ContinuousClock()
+        var times: [Double] = []
+        for _ in 0..<runs {
+            let d = try clock.measure { try once() }
+            times.append(Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18)
+        }
+        times.sort()
+        let median = times[times.count / 2]
+        return JSONWriter.string(.object([
+            "files": .number(Double(inputs.count)), "points": .number(Double(points)), "runs": .number(Double(runs)),
+            "median_s": .number(median), "points_per_s": .number(Double(points) / median), "distance_sum_m": .number(checksum),
+        ]))
     }
 
     static func record(path: String, index: Int, format: TrackFileFormat, activity a: Activity, metrics m: RunMetrics) -> JSONValue {
