@@ -77,7 +77,7 @@ enum ReferenceCheck {
             let result = cache[r.file]!
             if r.quantity == "parse_outcome" {
                 switch result {
-                case .success(let a): r.ours = a.isEmpty && r.file.hasSuffix(".gpx") == false && r.expected == "error" ? "ok (no activity)" : "ok"
+                case .success: r.ours = "ok"
                 case .failure(let e):
                     let kind = e.problem == .checksum ? "crc" : e.problem == .header ? "header" : e.problem == .truncated ? "eof" : e.problem.rawValue
                     r.ours = "error:\(kind)"
