@@ -102,6 +102,12 @@ enum ReferenceCheck {
             let elevations = a.track.points.compactMap(\.elevation)
             switch r.quantity {
             case "distance_m": ours = a.track.points.isEmpty ? nil : m.distance; device = t.distance
+                // sports-lib without a device total: every step between consecutive fixes, no pause, no cleaning.
+                if r.suite == "sports-lib", a.track.points.count > 1 {
+                    let p = a.track.points
+                    suiteDef = zip(p, p.dropFirst()).reduce(0) { $0 + Geodesy.distance(latitude1: $1.0.latitude, longitude1: $1.0.longitude,
+                                                                                        latitude2: $1.1.latitude, longitude2: $1.1.longitude) }
+                }
             case "elapsed_time_s": ours = a.track.points.isEmpty ? nil : m.elapsed; device = t.elapsedTime
             case "moving_time_s": ours = a.track.points.isEmpty ? nil : m.moving; device = t.movingTime
             case "timer_time_s": device = t.timerTime
