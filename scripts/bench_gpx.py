@@ -44,7 +44,8 @@ def main():
     print(f"files {len(files)}, points {points} (gpxpy) / {int(ours['points'])} (runus), {runs} runs, medians")
     print(f"gpxpy  parse+metrics: {peer:.3f} s  {peer_rate:,.0f} points/s  (length_2d sum {distance:.0f} m)")
     print(f"runus  parse+metrics: {ours['median_s']:.3f} s  {ours['points_per_s']:,.0f} points/s  (distance sum {ours['distance_sum_m']:.0f} m)")
-    print(f"ratio runus/gpxpy: {ours['points_per_s'] / peer_rate:.1f}x")
+    print(f"runus  parse only:    {ours['parse_median_s']:.3f} s  {ours['parse_points_per_s']:,.0f} points/s  ({ours['parse_mb_per_s']:.0f} MB/s)")
+    print(f"ratio runus/gpxpy (parse+metrics): {ours['points_per_s'] / peer_rate:.1f}x")
 
 
 if __name__ == "__main__":

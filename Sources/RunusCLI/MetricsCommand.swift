@@ -80,28 +80,33 @@ enum MetricsCommand: Command {
             return (path, bytes)
         }
         var points = 0, checksum = 0.0
-        func once() throws {
+        func once(metrics: Bool) throws {
             points = 0; checksum = 0
             for (name, bytes) in inputs {
                 for a in try TrackFileReader.read(bytes, name: name).activities {
-                    let m = RunMetrics(track: a.track)
                     points += a.track.points.count
-                    checksum += m.distance
+                    if metrics { checksum += RunMetrics(track: a.track).distance }
                 }
             }
         }
-        try once()
         let clock = ContinuousClock()
-        var times: [Double] = []
-        for _ in 0..<runs {
-            let d = try clock.measure { try once() }
-            times.append(Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18)
+        func median(metrics: Bool) throws -> Double {
+            try once(metrics: metrics)  // warm-up
+            var times: [Double] = []
+            for _ in 0..<runs {
+                let d = try clock.measure { try once(metrics: metrics) }
+                times.append(Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18)
+            }
+            return times.sorted()[times.count / 2]
         }
-        times.sort()
-        let median = times[times.count / 2]
+        let parseOnly = try median(metrics: false)
+        let full = try median(metrics: true)
+        let bytes = inputs.reduce(0) { $0 + $1.1.count }
         return JSONWriter.string(.object([
             "files": .number(Double(inputs.count)), "points": .number(Double(points)), "runs": .number(Double(runs)),
-            "median_s": .number(median), "points_per_s": .number(Double(points) / median), "distance_sum_m": .number(checksum),
+            "median_s": .number(full), "points_per_s": .number(Double(points) / full), "distance_sum_m": .number(checksum),
+            "parse_median_s": .number(parseOnly), "parse_points_per_s": .number(Double(points) / parseOnly),
+            "parse_mb_per_s": .number(Double(bytes) / parseOnly / 1e6),
         ]))
     }
 
