@@ -4,7 +4,7 @@
 # Other verbs: build, db, model, check-model, docs, clean.
 
 SHELL := /bin/bash
-APT_PACKAGES := libopenblas-dev liblapacke-dev libsqlite3-dev pkg-config
+APT_PACKAGES := libopenblas-dev liblapacke-dev libsqlite3-dev zlib1g-dev pkg-config
 SWIFT ?= swift
 RELEASE_BIN := .build/release/runus
 
@@ -74,6 +74,24 @@ docs: build
 clean:
 	rm -rf .build $(VAR)
 
+# Reference suites and watch totals (records 0110-0114): needs the shared datasets.
+RUNUS_DATASETS ?= ../shared/datasets
+BENCH_RUNS ?= 5
+.PHONY: reference-table watch-table bench
+reference-table: build
+	$(RELEASE_BIN) reference-check --dataset $(RUNUS_DATASETS)
+
+watch-table: build
+	$(RELEASE_BIN) reference-check --dataset $(RUNUS_DATASETS) --runners
+
+# GPX parse + metrics throughput against gpxpy on the runners' raw GPX files (release build).
+scripts/.venv/bin/python:
+	python3 -m venv scripts/.venv
+	scripts/.venv/bin/pip install --quiet gpxpy==1.6.2
+
+bench: build scripts/.venv/bin/python
+	scripts/.venv/bin/python scripts/bench_gpx.py $(RELEASE_BIN) $(BENCH_RUNS) $(RUNUS_DATASETS)/runners/raw-gpx/*/*.gpx.gz
+
 # Race-time predictions vs Riegel on the real runners' personal bests (needs ../shared/datasets).
 eval-race-times: build
-	$(RELEASE_BIN) eval-race-times $(if $(RUNUS_DATASETS),--dataset $(RUNUS_DATASETS)/runners,)
+	$(RELEASE_BIN) eval-race-times --dataset $(RUNUS_DATASETS)/runners

@@ -18,11 +18,13 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite",
                        pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CSysShims", path: "Sources/CSysShims"),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib",
+                       pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // Pure modules.
         .target(name: "RunusCore"),
         .target(name: "Tracking", dependencies: ["RunusCore"]),
-        .target(name: "TrackFormats", dependencies: ["RunusCore", "Tracking"]),
+        .target(name: "TrackFormats", dependencies: ["RunusCore", "Tracking", "CZlib"]),
         .target(name: "Missions", dependencies: ["RunusCore", "Tracking"]),
         .target(name: "Learning", dependencies: ["RunusCore", "CBLAS", "CLAPACKE"]),
         .target(name: "Features", dependencies: ["RunusCore", "Tracking", "Missions"]),

@@ -7,7 +7,8 @@ public enum RunusCLI {
     public static let version = "0.1.0"
 
     static let commands: [any Command.Type] = [
-        SimulateCommand.self, TrainCommand.self, ServeCommand.self, CallCommand.self, FeaturesCommand.self, EvalRaceTimesCommand.self, SimulatePolicyCommand.self,
+        SimulateCommand.self, TrainCommand.self, ServeCommand.self, CallCommand.self, FeaturesCommand.self,
+        MetricsCommand.self, ReferenceCheckCommand.self, EvalRaceTimesCommand.self, SimulatePolicyCommand.self,
     ]
 
     /// Entry point of the executable.

@@ -1,0 +1,93 @@
+import Foundation
+import RunusCore
+import Tracking
+import TrackFormats
+
+/// `runus reference-check`: the reference-suite table (every row of reference/expected.csv with
+/// our value, the expected value and pass/fail) and, with `--runners`, the watch-total
+/// comparison on the real runners' tracks.
+enum ReferenceCheckCommand: Command {
+    static let name = "reference-check"
+    static let abstract = "Compare our readers and metrics with the reference suites and the watches' totals."
+    static let usage = "[--dataset DIR] [--runners] [--summary]"
+    static let parser = ArgumentParser(options: [
+        .optional("dataset", "DIR", help: "The shared datasets folder (default: $RUNUS_DATASETS or ../shared/datasets)."),
+        .flag("runners", help: "Compare distances with the watches' totals on runners/ instead."),
+        .flag("summary", help: "Print only the summary."),
+    ])
+
+    static func run(_ arguments: ParsedArguments, output: OutputSink) throws -> ExitCode {
+        let dataset = arguments.string("dataset") ?? ProcessInfo.processInfo.environment["RUNUS_DATASETS"] ?? "../shared/datasets"
+        if arguments.flag("runners") {
+            output.out(try WatchComparison.run(dataset: dataset, output: output))
+            return .success
+        }
+        let rows = try ReferenceCheck.check(dataset: dataset)
+        if !arguments.flag("summary") { output.out(ReferenceCheck.markdown(rows) + "\n") }
+        output.out(ReferenceCheck.summary(rows))
+        return .success
+    }
+}
+
+/// Ours ÷ watch distance on the runners' tracks that carry a device total (record 0114).
+enum WatchComparison {
+    struct Case: Sendable { let path: String; let reference: Double; let source: String }
+
+    static func run(dataset: String, output: OutputSink) throws -> String {
+        let text = String(decoding: try TrackFiles.bytes(dataset + "/runners/activities.csv"), as: UTF8.self)
+        var lines = text.split(separator: "\n")
+        let header = ReferenceCheck.cells(lines.removeFirst())
+        func col(_ name: String) -> Int { header.firstIndex(of: name)! }
+        let (cRunner, cId, cSport, cRef, cSource, cHas) = (col("runner"), col("activity_id"), col("sport"), col("ref_distance_m"), col("ref_source"), col("has_track"))
+        var found: [Case] = []
+        for line in lines {
+            let c = ReferenceCheck.cells(line)
+            guard c.count == header.count, c[cSport] == "run", c[cHas] == "1", let ref = Double(c[cRef]), ref > 1000 else { continue }
+            found.append(Case(path: "\(dataset)/runners/tracks/\(c[cRunner])/\(c[cId]).csv.gz", reference: ref, source: c[cSource]))
+        }
+        let cases = found
+        output.err("reading \(cases.count) tracks…\n")
+        // Variants of our metric, to show which rule moves the tails (diagnostic, record 0114).
+        let variants: [(String, MetricsConfiguration)] = [
+            ("ours (RunMetrics default)", .default),
+            ("ours without the vehicle rule", MetricsConfiguration(vehicleSpeed: 1e9)),
+            ("ours without vehicle rule and auto-pause", MetricsConfiguration(pauseSpeed: 0, resumeSpeed: 0, vehicleSpeed: 1e9)),
+        ]
+        let results: [[Double]?] = ParallelMap.map(count: cases.count) { i in
+            guard let bytes = try? TrackFiles.bytes(cases[i].path),
+                  let activity = try? TrackFileReader.read(bytes, name: cases[i].path).activities.first else { return nil }
+            var ratios = variants.map { RunMetrics(track: activity.track, configuration: $0.1).distance / cases[i].reference }
+            var naive = 0.0
+            let p = activity.track.points
+            for k in p.indices.dropFirst() {
+                naive += haversine(p[k - 1].latitude, p[k - 1].longitude, p[k].latitude, p[k].longitude)
+            }
+            ratios.append(naive / cases[i].reference)
+            return ratios
+        }
+        let names = variants.map(\.0) + ["naive haversine sum"]
+        var out = "Distance ÷ watch distance, runs with a device total > 1 km (p10, p50, p90, p90 − p10)\n"
+        out += "| source | n | variant | p10 | p50 | p90 | p90 − p10 |\n|---|---|---|---|---|---|---|\n"
+        let sources = ["all"] + Array(Set(cases.map { $0.source })).sorted()
+        for source in sources {
+            let rows = zip(cases, results).compactMap { (c, r) in source == "all" || c.source == source ? r : nil }
+            guard !rows.isEmpty else { continue }
+            for (v, name) in names.enumerated() {
+                let sorted = rows.map { $0[v] }.sorted()
+                func q(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))] }
+                func f(_ x: Double) -> String { MetricsCommand.fmt(x, 4) }
+                out += "| \(source) | \(rows.count) | \(name) | \(f(q(0.1))) | \(f(q(0.5))) | \(f(q(0.9))) | \(f(q(0.9) - q(0.1))) |\n"
+            }
+        }
+        out += "unreadable tracks: \(results.filter { $0 == nil }.count) of \(cases.count)\n"
+        return out
+    }
+
+    /// Haversine distance in metres on a sphere of radius 6,371,008.8 m (the naive baseline).
+    static func haversine(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+        let r = 6_371_008.8, d = Double.pi / 180
+        let a = pow(sin((lat2 - lat1) * d / 2), 2) + cos(lat1 * d) * cos(lat2 * d) * pow(sin((lon2 - lon1) * d / 2), 2)
+        return 2 * r * asin(min(1, sqrt(a)))
+    }
+
+}
