@@ -11,12 +11,17 @@ public struct Request: Sendable {
     /// The connection the request came on: unique for the server's lifetime, for push
     /// subscriptions (race watching) and logs.
     public let connectionID: UInt64
+    /// The server's id for this request, `"<connection>.<n>"` (`ServerLog.requestID`), for logs;
+    /// empty when the request did not come through a `LineServer`.
+    public let requestID: String
 
-    public init(op: String, id: JSONValue = .null, params: [String: JSONValue] = [:], connectionID: UInt64 = 0) {
+    public init(op: String, id: JSONValue = .null, params: [String: JSONValue] = [:], connectionID: UInt64 = 0,
+                requestID: String = "") {
         self.op = op
         self.id = id
         self.params = params
         self.connectionID = connectionID
+        self.requestID = requestID
     }
 
     /// A required string parameter; a missing or mistyped one throws `bad_request` naming it.

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Synchronization
 
-/// SIGTERM/SIGINT to a clean stop, by the self-pipe trick: the C handler only records the
+/// SIGTERM/SIGINT to a clean stop (and SIGHUP to a reload), by the self-pipe trick: the C handler only records the
 /// signal and writes to the running server's eventfd (both async-signal-safe), and the loop
 /// does the rest on its own thread. Unlike signalfd this works whatever the signal masks of
 /// other threads are; unlike a DispatchSource it has no window where the signal is ignored.
@@ -54,7 +54,36 @@ enum ShutdownSignals {
         guard owned else { return }
         wakeFD.store(-1, ordering: .sequentiallyConsistent)
         signals.forEach(Sys.restoreDefault)
+        let reloading = reloadOwner.withLock { current in
+            guard current?.server == server else { return false }
+            current = nil
+            return true
+        }
+        if reloading { Sys.restoreDefault(SIGHUP) }
     }
+
+    /// SIGHUP received and not yet handled.
+    private static let pendingReload = Atomic<Bool>(false)
+    private static let reloadOwner = Mutex<(server: ObjectIdentifier, handler: @Sendable () -> Void)?>(nil)
+
+    static func reloadHandler(for server: ObjectIdentifier) -> (@Sendable () -> Void)? {
+        reloadOwner.withLock { $0?.server == server ? $0?.handler : nil }
+    }
+
+    /// Makes SIGHUP set a flag and wake the running server, whose loop 0 then runs `handler`
+    /// on the worker pool.
+    static func installReload(for server: ObjectIdentifier, _ handler: @escaping @Sendable () -> Void) {
+        reloadOwner.withLock { $0 = (server, handler) }
+        Sys.installHandler(SIGHUP, { _ in
+            let savedErrno = Glibc.errno
+            ShutdownSignals.pendingReload.store(true, ordering: .sequentiallyConsistent)
+            let fd = ShutdownSignals.wakeFD.load(ordering: .sequentiallyConsistent)
+            if fd >= 0 { Sys.signalCounter(fd) }
+            Glibc.errno = savedErrno
+        })
+    }
+
+    static func takePendingReload() -> Bool { pendingReload.exchange(false, ordering: .sequentiallyConsistent) }
 
     static func takePending() -> Int32? {
         let value = pending.exchange(0, ordering: .sequentiallyConsistent)
