@@ -163,8 +163,7 @@ final class Connection: EventSource, @unchecked Sendable {
         let started = Sys.monotonicNanoseconds()
         let server = context.server
         let router = server.router
-        let requestID = ServerLog.requestID(connection: id, number: requestCount)
-        switch router.route(line, connectionID: id, requestID: requestID, authenticated: authenticated) {
+        switch router.route(line, connectionID: id, requestNumber: requestCount, authenticated: authenticated) {
         case .answered(let bytes):
             deliver(bytes)
         case .auth(let requestIDValue, let token):

@@ -99,6 +99,7 @@ public final class LineServer: @unchecked Sendable {
             self.listeners = opened
             phase = .started
             ShutdownSignals.attach(wakeFD: created[0].loop.rawWakeFD, for: ObjectIdentifier(self))
+            ShutdownSignals.attachReload(wakeFD: created[0].loop.rawWakeFD, for: ObjectIdentifier(self))
         }
         return boundAddresses
     }
@@ -152,9 +153,15 @@ public final class LineServer: @unchecked Sendable {
     }
 
     /// Installs a SIGHUP handler: each SIGHUP runs `reload` once on the worker pool (never on a
-    /// loop, so reading a model does not stall requests). Needs `installShutdownSignals` first.
+    /// loop, so reading a model does not stall requests). A process has one SIGHUP owner: the
+    /// latest caller.
     public func installReloadSignal(_ reload: @escaping @Sendable () -> Void) {
         ShutdownSignals.installReload(for: ObjectIdentifier(self), reload)
+        phase.withLock { phase in
+            if phase == .started || phase == .running {
+                ShutdownSignals.attachReload(wakeFD: loops[0].loop.rawWakeFD, for: ObjectIdentifier(self))
+            }
+        }
     }
 
     static func nanoseconds(_ d: Duration) -> Int64 {
@@ -180,7 +187,7 @@ public final class LineServer: @unchecked Sendable {
             handler(signal)
             stopRequested.store(true, ordering: .sequentiallyConsistent)
         }
-        if ShutdownSignals.takePendingReload(), let reload = ShutdownSignals.reloadHandler(for: ObjectIdentifier(self)) {
+        if let reload = ShutdownSignals.reloadHandler(for: ObjectIdentifier(self)), ShutdownSignals.takePendingReload() {
             workers.async { reload() }
         }
         if stopRequested.load(ordering: .sequentiallyConsistent), !draining { beginDraining() }

@@ -48,7 +48,7 @@ public final class Router: Sendable {
     /// inline. `LineServer` uses `route` and `finish` instead, to run slow operations elsewhere.
     public func answerLine<C: Collection>(for line: C, connectionID: UInt64 = 0) -> [UInt8] where C.Element == UInt8 {
         let started = Sys.monotonicNanoseconds()
-        switch route(line, connectionID: connectionID, requestID: "", authenticated: true) {
+        switch route(line, connectionID: connectionID, requestNumber: 0, authenticated: true) {
         case .answered(let bytes): return bytes
         case .auth(let id, _):
             return Answer.line(Answer.success(id: id, result: ["authenticated": true]))
@@ -59,13 +59,13 @@ public final class Router: Sendable {
     /// The answer object for one parsed request (inline).
     public func answer(to value: JSONValue, connectionID: UInt64 = 0) -> JSONValue {
         let started = Sys.monotonicNanoseconds()
-        switch classify(value, connectionID: connectionID, requestID: "", authenticated: true) {
+        switch classify(value, connectionID: connectionID, requestNumber: 0, authenticated: true) {
         case .failure(let failure): return failure.answer
         case .success(let call): return outcome(call.0, call.1, startedAt: started)
         }
     }
 
-    func route<C: Collection>(_ line: C, connectionID: UInt64, requestID: String,
+    func route<C: Collection>(_ line: C, connectionID: UInt64, requestNumber: UInt64,
                               authenticated: Bool) -> Route where C.Element == UInt8 {
         if let offset = UTF8Validation.firstInvalidOffset(line) {
             stats.record(op: Stats.invalidOp, ok: false)
@@ -82,7 +82,7 @@ public final class Router: Sendable {
         if case .object(let members) = value, members["op"] == .string("auth") {
             return .auth(id: members["id"] ?? .null, token: members["token"])
         }
-        switch classify(value, connectionID: connectionID, requestID: requestID, authenticated: authenticated) {
+        switch classify(value, connectionID: connectionID, requestNumber: requestNumber, authenticated: authenticated) {
         case .failure(let failure): return .answered(Answer.line(failure.answer))
         case .success(let call): return .call(call.0, call.1)
         }
@@ -96,7 +96,7 @@ public final class Router: Sendable {
 
     private struct Failure: Error { let answer: JSONValue }
 
-    private func classify(_ value: JSONValue, connectionID: UInt64, requestID: String,
+    private func classify(_ value: JSONValue, connectionID: UInt64, requestNumber: UInt64,
                           authenticated: Bool) -> Result<(Handler, Request), Failure> {
         guard case .object(let members) = value else {
             stats.record(op: Stats.invalidOp, ok: false)
@@ -123,7 +123,7 @@ public final class Router: Sendable {
             return .failure(Failure(answer: Answer.failure(
                 id: id, code: .unknownOp, message: "unknown op \"\(op.prefix(100))\"")))
         }
-        return .success((handler, Request(op: op, id: id, params: members, connectionID: connectionID, requestID: requestID)))
+        return .success((handler, Request(op: op, id: id, params: members, connectionID: connectionID, requestNumber: requestNumber)))
     }
 
     private func outcome(_ handler: Handler, _ request: Request, startedAt: Int64) -> JSONValue {

@@ -43,10 +43,14 @@ public final class Stats: Sendable {
     /// Counts one answer; `microseconds` is its service time (nil: not measured).
     public func record(op: String, ok: Bool, microseconds: UInt64? = nil) {
         table.withLock { table in
-            table[op, default: Entry()].counts.requests += 1
-            if !ok { table[op, default: Entry()].counts.errors += 1 }
-            if let microseconds { table[op, default: Entry()].latency.record(microseconds: microseconds) }
+            Self.update(&table[op, default: Entry()], ok: ok, microseconds: microseconds)  // one hash lookup
         }
+    }
+
+    private static func update(_ entry: inout Entry, ok: Bool, microseconds: UInt64?) {
+        entry.counts.requests += 1
+        if !ok { entry.counts.errors += 1 }
+        if let microseconds { entry.latency.record(microseconds: microseconds) }
     }
 
     public func snapshot() -> [String: Counts] { table.withLock { $0.mapValues(\.counts) } }
