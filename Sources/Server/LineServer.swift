@@ -18,8 +18,8 @@ import Synchronization
 public final class LineServer: @unchecked Sendable {
     public let configuration: ServerConfiguration
     private let routerBox: Reloadable<Router>
-    /// Where offloaded operations run.
-    let workers = DispatchQueue(label: "runus.server.workers", attributes: .concurrent)
+    /// Where offloaded operations (and SIGHUP reloads) run.
+    let workers: WorkerPool
 
     private enum Phase { case created, started, running, stopped }
     private let phase = Mutex<Phase>(.created)
@@ -44,9 +44,11 @@ public final class LineServer: @unchecked Sendable {
                      && configuration.linesPerTurn > 0, "connection limits must be positive")
         self.configuration = configuration
         self.routerBox = Reloadable(router)
+        self.workers = WorkerPool(threads: configuration.workerThreads)
     }
 
     deinit {
+        workers.shutdown()
         // Started but never run: release the sockets and the socket file.
         phase.withLock { phase in
             if phase == .started {
@@ -215,6 +217,7 @@ public final class LineServer: @unchecked Sendable {
             loops.forEach { $0.loop.close() }
             phase = .stopped
         }
+        workers.shutdown()
     }
 
     /// A new descriptor from a listener (loop 0): refused when full, else dealt to the next loop.

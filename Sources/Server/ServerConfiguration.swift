@@ -29,6 +29,9 @@ public struct ServerConfiguration: Sendable {
     /// Operations run on the worker pool instead of the loop (imports, reloads: anything that
     /// takes milliseconds or blocks). Answers still come back in request order.
     public var offloadedOperations: Set<String> = []
+    /// Threads running offloaded operations, 1...1024. Default 4: they mostly wait (on the
+    /// store's lock, on disk), so a few more than the cores keep the cores busy.
+    public var workerThreads: Int = 4
     /// Open connections above which a new one gets an `unavailable` answer and is closed,
     /// 1...Int.max. Default 4096 (keep it under the process's descriptor limit).
     public var maximumConnections: Int = 4096
