@@ -1,7 +1,7 @@
 # RunUs Missions engine. Verbs used by people and by CI alike.
 #   make run    install what is missing, build (release), create the default database, serve
 #   make test   install what is missing, run the test suite
-# Other verbs: build, db, model, check-model, docs, clean.
+# Other verbs: build, db, model, check-model, docs, protocol-docs, bench-daemon, clean.
 
 SHELL := /bin/bash
 APT_PACKAGES := libopenblas-dev liblapacke-dev libsqlite3-dev zlib1g-dev pkg-config
@@ -22,7 +22,7 @@ SIM_START ?= 2026-06-01
 # One BLAS thread per request: parallelism comes from concurrent work (docs/decisions/0006).
 export OPENBLAS_NUM_THREADS ?= 1
 
-.PHONY: run test build deps db model check-model docs clean eval-race-times
+.PHONY: run test build deps db model check-model docs protocol-docs bench-daemon clean eval-race-times
 
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
@@ -95,3 +95,18 @@ bench: build scripts/.venv/bin/python
 # Race-time predictions vs Riegel on the real runners' personal bests (needs ../shared/datasets).
 eval-race-times: build
 	$(RELEASE_BIN) eval-race-times --dataset $(RUNUS_DATASETS)/runners
+
+# docs/protocol.md from spec/protocol/*.json (the test 'protocol specs' checks they agree).
+protocol-docs:
+	RUNUS_WRITE_PROTOCOL_DOCS=1 $(SWIFT) test --disable-xctest --filter ProtocolSpecTests
+
+# Throughput and latency of the daemon next to a minimal C echo server, same run, same machine
+# (release build, default database). BENCH_RUNS runs of BENCH_SECONDS each; medians.
+DAEMON_BENCH_RUNS ?= 3
+BENCH_SECONDS ?= 2
+ECHO_SERVER := $(VAR)/echo-server
+$(ECHO_SERVER): scripts/echo-server.c
+	@mkdir -p $(VAR)
+	cc -O2 -o $@ $<
+bench-daemon: build $(DB) $(ECHO_SERVER)
+	python3 scripts/bench_daemon.py $(RELEASE_BIN) $(ECHO_SERVER) $(DB) $(MODEL) --runs $(DAEMON_BENCH_RUNS) --duration $(BENCH_SECONDS)

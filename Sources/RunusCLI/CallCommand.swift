@@ -8,7 +8,7 @@ import Glibc
 enum CallCommand: Command {
     static let name = "call"
     static let abstract = "Send request lines to a running daemon and print its answers."
-    static let usage = "[--addr ADDRESS] [LINE ...]"
+    static let usage = "[--addr ADDRESS] [--token-file PATH] [LINE ...]"
     static let discussion = """
     Each LINE argument is sent as one request; without LINE arguments, request lines are read
     from stdin. Answers are printed one per line, in order. Exits 1 if any answer has "ok":false.
@@ -17,6 +17,7 @@ enum CallCommand: Command {
     static let parser = ArgumentParser(options: [
         .value("addr", "ADDRESS", default: "127.0.0.1:7878", help: "Daemon address."),
         .value("timeout", "SECONDS", default: "30", help: "Time to wait for each answer (0.1-3600)."),
+        .optional("token-file", "PATH", help: "Token to 'auth' with first (TCP to a daemon with --token-file)."),
     ], positionals: ["LINE..."], allowsManyPositionals: true)
 
     static func run(_ arguments: ParsedArguments, output: OutputSink) throws -> ExitCode {
@@ -36,6 +37,11 @@ enum CallCommand: Command {
             throw CLIError("cannot connect to \(address): \(error) (is 'runus serve' running?)")
         }
         defer { client.close() }
+        if let path = arguments.string("token-file"), case .tcp = address {
+            let token = String(decoding: try ServeCommand.readToken(path), as: UTF8.self)
+            let answer = try client.call(["op": "auth", "token": .string(token)])
+            guard answer["ok"]?.boolValue == true else { throw CLIError("auth refused: \(JSONWriter.string(answer))") }
+        }
         var failed = false
         for line in lines {
             try client.send(line: line)

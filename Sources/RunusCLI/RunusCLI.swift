@@ -7,7 +7,7 @@ public enum RunusCLI {
     public static let version = "0.1.0"
 
     static let commands: [any Command.Type] = [
-        SimulateCommand.self, TrainCommand.self, ServeCommand.self, CallCommand.self, FeaturesCommand.self,
+        SimulateCommand.self, TrainCommand.self, ServeCommand.self, CallCommand.self, LoadtestCommand.self, FeaturesCommand.self,
         MetricsCommand.self, ReferenceCheckCommand.self, EvalRaceTimesCommand.self, SimulatePolicyCommand.self,
     ]
 

@@ -1,67 +1,215 @@
+import Foundation
 import RunusCore
 import Engine
 import Server
 import Storage
 import Learning
-#if canImport(Glibc)
-import Glibc
-#endif
+import Synchronization
 
 /// `runus serve`: the daemon.
 enum ServeCommand: Command {
     static let name = "serve"
     static let abstract = "Serve the line-delimited JSON protocol on TCP and/or a Unix socket."
-    static let usage = "--db PATH --model DIR [--listen HOST:PORT] [--unix PATH] [--max-line-bytes N]"
+    static let usage = "--db PATH --model DIR [--listen HOST:PORT] [--unix PATH] [--token-file PATH] [limits]"
     static let discussion = """
     One JSON object per line in both directions (docs/protocol.md). Prints one 'listening' line
-    per address on stdout when ready. SIGTERM or SIGINT stops accepting, finishes pending answers
-    and exits 0. The model's feature schema must match this build's, or the daemon refuses to start.
+    per address on stdout when ready; logs are JSON lines on stderr. SIGTERM or SIGINT stops
+    accepting, finishes pending answers and exits 0. SIGHUP or a 'model.reload' request re-reads
+    the model directory and swaps the model in without failing a request. The model's feature
+    schema must match this build's, or the daemon refuses to start (and a reload is refused).
+    Listening on a non-loopback address needs --token-file; TCP clients then send
+    {"op":"auth","token":"…"} first (Unix socket clients are exempt).
     """
     static let parser = ArgumentParser(options: [
         .required("db", "PATH", help: "Database (created if absent)."),
         .required("model", "DIR", help: "Model directory holding model.json."),
-        .repeated("listen", "HOST:PORT", help: "TCP address; loopback only (default 127.0.0.1:7878 when no --unix)."),
+        .repeated("listen", "HOST:PORT", help: "TCP address (default 127.0.0.1:7878 when no --unix)."),
         .optional("unix", "PATH", help: "Unix socket path (created with mode 0660)."),
+        .optional("token-file", "PATH", help: "File whose content (trimmed, >= 16 bytes) TCP clients must 'auth' with."),
         .value("max-line-bytes", "N", default: "4194304", help: "Longest accepted request line in bytes (1024-1073741824)."),
+        .value("loops", "N", default: "0", help: "Event loops (threads), 1-256; 0: one per core."),
+        .value("max-connections", "N", default: "4096", help: "Open connections above which new ones are refused (1-1000000)."),
+        .value("idle-timeout", "SECONDS", default: "300", help: "Close connections silent this long (0.01-86400)."),
+        .value("max-in-flight", "N", default: "64", help: "Requests per connection read but not answered (1-100000)."),
+        .value("offload", "OPS", default: "runs.ingest,model.reload", help: "Comma-separated operations run on the worker pool."),
     ])
 
+    static let loopbackHosts: Set<String> = ["127.0.0.1", "localhost", "::1"]
+
     static func run(_ arguments: ParsedArguments, output: OutputSink) throws -> ExitCode {
+        let tokenPath = arguments.string("token-file")
         var addresses = try arguments.strings("listen").map { text -> ServerAddress in
             let address = try parseAddress(text)
-            if case .tcp(let host, _) = address, !["127.0.0.1", "localhost", "::1"].contains(host) {
-                throw UsageError("--listen: \(text) is not a loopback address; non-loopback listening needs a token file (not available yet)")
+            if case .tcp(let host, _) = address, !loopbackHosts.contains(host), tokenPath == nil {
+                throw UsageError("--listen: \(text) is not a loopback address; listening there needs --token-file")
             }
             return address
         }
         if let unix = arguments.string("unix") { addresses.append(.unix(path: unix)) }
         if addresses.isEmpty { addresses = [.tcp(host: "127.0.0.1", port: 7878)] }
 
-        BLASThreads.useOne()  // one BLAS thread per request; parallelism from requests (record 0006)
-        let artifact = try ModelFiles.read(from: try arguments.require("model"))
-        let scorer = try LogisticScorer(artifact: artifact)
-        let store = try SQLiteStore(path: try arguments.require("db"))
-        let clock = SystemClock()
-        let operations = DaemonOperations(store: store, scorer: scorer, artifact: artifact,
-                                          clock: clock, startedAt: clock.now())
-        let router = Router(log: { line in StandardStreams().err(line + "\n") })
-        operations.register(on: router)
-
         var configuration = ServerConfiguration(addresses: addresses)
         configuration.maximumLineBytes = try arguments.int("max-line-bytes", in: 1024...(1 << 30))!
-        let server = LineServer(configuration: configuration, router: router)
-        server.installShutdownSignals { signal in StandardStreams().err("runus serve: signal \(signal), shutting down\n") }
+        let loops = try arguments.int("loops", in: 0...256)!
+        configuration.loopCount = loops == 0 ? ServerConfiguration.availableCores : loops
+        configuration.maximumConnections = try arguments.int("max-connections", in: 1...1_000_000)!
+        configuration.idleTimeout = .milliseconds(Int64(try arguments.double("idle-timeout", in: 0.01...86_400)! * 1000))
+        configuration.maximumRequestsInFlight = try arguments.int("max-in-flight", in: 1...100_000)!
+        configuration.offloadedOperations = Set(try arguments.require("offload").split(separator: ",").map {
+            String($0.trimmingCharacters(in: .whitespaces)) }.filter { !$0.isEmpty })
+        if let tokenPath { configuration.authToken = try readToken(tokenPath) }
+        let log: @Sendable (String) -> Void = { line in StandardStreams().err(line + "\n") }
+        configuration.log = log
+
+        BLASThreads.useOne()  // one BLAS thread per request; parallelism from requests (record 0006)
+        let modelDirectory = try arguments.require("model")
+        let artifact = try ModelFiles.read(from: modelDirectory)
+        let store = try SQLiteStore(path: try arguments.require("db"))
+        let clock = SystemClock()
+        let pusher = ServerPusher()
+        let races = RaceOperations(store: store, resolver: SystemTimeZones(), clock: clock, pusher: pusher)
+        let reloader = ModelReloader(modelDirectory: modelDirectory, store: store, clock: clock,
+                                     startedAt: clock.now(), stats: Stats(), log: log,
+                                     persistentOperations: { races.register(on: $0) })
+        let server = LineServer(configuration: configuration, router: try reloader.initialRouter(artifact: artifact))
+        reloader.attach(server)
+        pusher.attach(server)
+        server.onConnectionClosed { races.connectionClosed($0) }
+        let ticking = RaceClock(races: races)
+        ticking.start()
+        defer { ticking.stop() }
+        server.installShutdownSignals { signal in log(ServerLog.line(.info, "shutdown", ["signal": .number(Double(signal))])) }
+        server.installReloadSignal { reloader.reloadLogging(trigger: "SIGHUP") }
         let bound = try server.start()
         for address in bound { output.out("listening on \(address)\n") }
         let example = bound.first.map { "--addr \($0) " } ?? ""
         let binary = CommandLine.arguments.first ?? "runus"
         output.out("model \(artifact.modelVersion); try: \(binary) call \(example)'{\"op\":\"missions.today\",\"user\":\"runner-0001\"}'\n")
+        log(ServerLog.line(.info, "started", [
+            "model_version": .string(artifact.modelVersion), "loops": .number(Double(configuration.loopCount)),
+            "addresses": .array(bound.map { .string($0.description) }),
+        ]))
         try server.run()
         try store.close()
-        output.err("runus serve: stopped\n")
+        log(ServerLog.line(.info, "stopped"))
         return .success
     }
 
     static func parseAddress(_ text: String) throws -> ServerAddress {
         do { return try ServerAddress(parsing: text) } catch { throw UsageError("\(error)") }
     }
+
+    /// The token: the file's bytes without surrounding white space, at least 16 of them.
+    static func readToken(_ path: String) throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw CLIError("--token-file: cannot read \(path)") }
+        guard let text = String(data: data, encoding: .utf8) else { throw CLIError("--token-file: \(path) is not UTF-8") }
+        let token = Array(text.trimmingCharacters(in: .whitespacesAndNewlines).utf8)
+        guard token.count >= 16 else {
+            throw CLIError("--token-file: \(path) holds \(token.count) bytes, expected a token of at least 16")
+        }
+        return token
+    }
+}
+
+/// Builds the daemon's router for a model artifact and swaps a new one in on `model.reload` or
+/// SIGHUP: the model directory is read again, the schema checked, a new `LogisticScorer` and
+/// `MissionService` built, and `LineServer.replaceRouter` installs them atomically. Requests
+/// already running finish on the old model; none fails. Counters (`Stats`) carry over.
+final class ModelReloader: Sendable {
+    let modelDirectory: String
+    let store: SQLiteStore
+    let clock: any Clock
+    let startedAt: EpochSeconds
+    let stats: Stats
+    let log: @Sendable (String) -> Void
+    /// Operations whose state must survive a reload (race rooms), registered on every router.
+    let persistentOperations: @Sendable (Router) -> Void
+    private let server = Mutex<LineServer?>(nil)
+    /// Serialises reloads; holds the version being served.
+    private let serving = Mutex<String>("")
+
+    init(modelDirectory: String, store: SQLiteStore, clock: any Clock, startedAt: EpochSeconds, stats: Stats,
+         log: @escaping @Sendable (String) -> Void, persistentOperations: @escaping @Sendable (Router) -> Void = { _ in }) {
+        self.modelDirectory = modelDirectory; self.store = store; self.clock = clock
+        self.startedAt = startedAt; self.stats = stats; self.log = log
+        self.persistentOperations = persistentOperations
+    }
+
+    func attach(_ server: LineServer) { self.server.withLock { $0 = server } }
+
+    /// The router serving `artifact`; throws `EngineError.schemaMismatch` for a foreign schema.
+    func makeRouter(artifact: ModelArtifact) throws -> Router {
+        let scorer = try LogisticScorer(artifact: artifact)
+        let operations = DaemonOperations(store: store, scorer: scorer, artifact: artifact,
+                                          clock: clock, startedAt: startedAt)
+        let router = Router(stats: stats, log: log)
+        operations.register(on: router)
+        persistentOperations(router)
+        router.register("model.reload") { [self] _ in
+            do {
+                return try reload()
+            } catch {
+                throw RequestError(code: .unavailable, message: "model.reload: \(error); still serving the previous model")
+            }
+        }
+        return router
+    }
+
+    /// The first router, before the server starts.
+    func initialRouter(artifact: ModelArtifact) throws -> Router {
+        let router = try makeRouter(artifact: artifact)
+        serving.withLock { $0 = artifact.modelVersion }
+        return router
+    }
+
+    /// Re-reads the model directory and swaps the new model in. Returns the wire result.
+    func reload() throws -> JSONValue {
+        try serving.withLock { version in
+            let previous = version
+            let artifact = try ModelFiles.read(from: modelDirectory)
+            let router = try makeRouter(artifact: artifact)
+            server.withLock { _ = $0?.replaceRouter(with: router) }
+            version = artifact.modelVersion
+            log(ServerLog.line(.info, "model_reloaded", [
+                "model_version": .string(artifact.modelVersion), "previous_model_version": .string(previous)]))
+            return ["model_version": .string(artifact.modelVersion), "previous_model_version": .string(previous)]
+        }
+    }
+
+    func reloadLogging(trigger: String) {
+        do { _ = try reload() } catch {
+            log(ServerLog.line(.error, "model_reload_failed", ["trigger": .string(trigger), "message": .string("\(error)")]))
+        }
+    }
+}
+
+/// Pushes race events through the running server.
+final class ServerPusher: LinePusher {
+    private let server = Mutex<LineServer?>(nil)
+    func attach(_ server: LineServer) { self.server.withLock { $0 = server } }
+    func push(connectionID: UInt64, line: [UInt8]) -> Bool {
+        server.withLock { $0 }?.push(connectionID: connectionID, line: line) ?? false
+    }
+}
+
+/// Advances the race rooms' clocks once a second (starts at start time, countdowns, cutoffs).
+final class RaceClock: Sendable {
+    let races: RaceOperations
+    private let running = Atomic<Bool>(false)
+    /// Tick interval, seconds.
+    static let interval = 1.0
+
+    init(races: RaceOperations) { self.races = races }
+
+    func start() {
+        running.store(true, ordering: .relaxed)
+        Thread.detachNewThread { [self] in
+            while running.load(ordering: .relaxed) {
+                Thread.sleep(forTimeInterval: Self.interval)
+                races.tick()
+            }
+        }
+    }
+
+    func stop() { running.store(false, ordering: .relaxed) }
 }

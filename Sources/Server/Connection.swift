@@ -1,15 +1,23 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import RunusCore
 
 /// One accepted client: line framing on input, a byte queue on output, and the backpressure
 /// rule "answer (and read) only while pending output is under the high-water mark".
 /// Confined to its loop's thread.
-final class Connection: EventSource {
+///
+/// Answers leave in request order. Inline operations are answered at once; an offloaded one
+/// takes a slot that later lines queue behind (`slots`), and the pool hands its answer back
+/// with `loop.execute`. At most `maximumRequestsInFlight` slots exist; beyond, input waits.
+/// `@unchecked Sendable`: worker closures carry it back to its loop (`loop.execute`) and touch
+/// it only there.
+final class Connection: EventSource, @unchecked Sendable {
     let fd: Int32
     let id: UInt64
+    let isUnix: Bool
     var token: UInt64 = 0
-    private unowned let server: LineServer
+    private unowned let context: ConnectionLoop
     private var framer: LineFramer
     private var output: [UInt8] = []
     /// First byte of `output` not yet sent.
@@ -24,14 +32,28 @@ final class Connection: EventSource {
     private var answeredTooLong = false
     /// Output is shut down; input is read and discarded until EOF or the linger deadline.
     private var lingering = false
+    /// TCP connections of a server with a token start unauthenticated.
+    private var authenticated: Bool
+    /// Requests taken off this connection so far (for request ids).
+    private var requestCount: UInt64 = 0
+    /// Answers not yet queued for output, in request order: nil while running on the pool.
+    private var slots: [[UInt8]?] = []
+    /// Request sequence number of `slots[0]`.
+    private var slotBase: UInt64 = 0
+    /// Monotonic ns of the last byte read or sent.
+    private var lastActivity: Int64
 
-    init(fd: Int32, id: UInt64, server: LineServer) {
+    init(fd: Int32, id: UInt64, unix: Bool, context: ConnectionLoop) {
         self.fd = fd
         self.id = id
-        self.server = server
-        self.framer = LineFramer(maximumLineBytes: server.configuration.maximumLineBytes)
+        self.isUnix = unix
+        self.context = context
+        self.framer = LineFramer(maximumLineBytes: context.configuration.maximumLineBytes)
+        self.authenticated = unix || context.configuration.authToken == nil
+        self.lastActivity = Sys.monotonicNanoseconds()
     }
 
+    private var configuration: ServerConfiguration { context.configuration }
     private var pendingBytes: Int { output.count - outputStart }
 
     func handle(events: UInt32) {
@@ -48,7 +70,10 @@ final class Connection: EventSource {
         if !isClosed, events & (EpollBits.hangUp | EpollBits.error) != 0 { close() }
     }
 
-    /// Stop answering; write what is pending, then close.
+    /// Called by the loop for a connection that used up its turn with lines left.
+    func continueServing() { progress() }
+
+    /// Stop answering; write what is pending (and what the pool still owes), then close.
     func beginClosing() {
         guard !isClosed else { return }
         if lingering {
@@ -59,13 +84,21 @@ final class Connection: EventSource {
         progress()
     }
 
-    private var wantsRead: Bool { !closing && !readEOF && pendingBytes < server.configuration.outputHighWaterBytes }
+    /// True when nothing was read or sent since `cutoff` (monotonic ns) and no request of this
+    /// connection is running.
+    func isIdle(since cutoff: Int64) -> Bool { lastActivity < cutoff && slots.allSatisfy { $0 != nil } }
+
+    private var wantsRead: Bool {
+        !closing && !readEOF && pendingBytes < configuration.outputHighWaterBytes
+            && slots.count < configuration.maximumRequestsInFlight
+    }
 
     private func readOnce() {
-        let buffer = server.readBuffer
+        let buffer = context.readBuffer
         do {
             guard let count = try Sys.read(fd, buffer.baseAddress!, buffer.count) else { return }
             if count == 0 { readEOF = true; return }
+            lastActivity = Sys.monotonicNanoseconds()
             framer.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         } catch {
             // ECONNRESET and friends: the client is gone, and so are its answers.
@@ -73,22 +106,26 @@ final class Connection: EventSource {
         }
     }
 
-    /// Answers complete lines while output is under the high-water mark, flushes, and closes
-    /// or re-arms epoll as the state requires.
+    /// Answers up to `linesPerTurn` complete lines while output is under the high-water mark
+    /// and slots are free, flushes, and closes or re-arms epoll as the state requires.
     private func progress() {
-        let highWater = server.configuration.outputHighWaterBytes
+        let highWater = configuration.outputHighWaterBytes
         var exhausted = false
+        var served = 0
+        var turnOver = false
         while true {
-            while !closing, !exhausted, pendingBytes < highWater {
+            while !closing, !exhausted, pendingBytes < highWater, slots.count < configuration.maximumRequestsInFlight {
+                if served == configuration.linesPerTurn { turnOver = true; break }
                 switch framer.next() {
                 case nil: exhausted = true
                 case .line(let line)?:
                     if line.isEmpty { continue }  // blank lines are keep-alives, not requests
-                    output.append(contentsOf: server.dispatch(line: line, connectionID: id))
+                    served += 1
+                    take(line)
                 case .tooLong?:
-                    let limit = server.configuration.maximumLineBytes
-                    server.router.stats.record(op: Stats.invalidOp, ok: false)
-                    output.append(contentsOf: Answer.line(Answer.failure(
+                    let limit = configuration.maximumLineBytes
+                    context.server.router.stats.record(op: Stats.invalidOp, ok: false)
+                    deliver(Answer.line(Answer.failure(
                         id: .null, code: .lineTooLong,
                         message: "request line longer than \(limit) bytes; closing the connection")))
                     closing = true
@@ -97,9 +134,11 @@ final class Connection: EventSource {
             }
             guard flush() else { return }
             // Flushing made room and lines remain: answer more now rather than wait for epoll.
-            if closing || exhausted || pendingBytes >= highWater { break }
+            if turnOver || closing || exhausted || pendingBytes >= highWater
+                || slots.count >= configuration.maximumRequestsInFlight { break }
         }
-        if pendingBytes == 0, closing || (readEOF && exhausted) {
+        if turnOver { context.scheduleAgain(self) }
+        if pendingBytes == 0, slots.isEmpty, closing || (readEOF && exhausted) {
             if answeredTooLong, !readEOF { startLingering() } else { close() }
             return
         }
@@ -108,13 +147,97 @@ final class Connection: EventSource {
         if pendingBytes > 0 { wanted |= EpollBits.writable }
         if wanted != registeredEvents {
             do {
-                try server.loop.modify(fd, token: token, events: wanted)
+                try context.loop.modify(fd, token: token, events: wanted)
                 registeredEvents = wanted
             } catch {
-                server.configuration.log("connection \(id): \(error); closing")
+                configuration.log(ServerLog.line(.error, "epoll_modify_failed", [
+                    "connection": .number(Double(id)), "message": .string("\(error)")]))
                 close()
             }
         }
+    }
+
+    /// Routes one request line: answers it inline, or starts it on the pool in a slot.
+    private func take(_ line: ArraySlice<UInt8>) {
+        requestCount += 1
+        let started = Sys.monotonicNanoseconds()
+        let server = context.server
+        let router = server.router
+        switch router.route(line, connectionID: id, requestNumber: requestCount, authenticated: authenticated) {
+        case .answered(let bytes):
+            deliver(bytes)
+        case .auth(let requestIDValue, let token):
+            deliver(authenticate(id: requestIDValue, token: token))
+        case .call(let handler, let request):
+            guard server.configuration.offloadedOperations.contains(request.op) else {
+                deliver(router.finish(handler, request, startedAt: started))
+                server.noteLatency(request, startedAt: started)
+                return
+            }
+            let sequence = slotBase + UInt64(slots.count)
+            slots.append(nil)
+            let loop = context.loop
+            server.workers.async {
+                let answer = router.finish(handler, request, startedAt: started)
+                server.noteLatency(request, startedAt: started)
+                loop.execute { [self] in complete(sequence, answer) }
+            }
+        }
+    }
+
+    /// Queues an unsolicited line (a race event) and writes what it can. A client that lets
+    /// `pushBacklogLimit` × the high-water mark pile up unread is a slow consumer: it is closed
+    /// rather than allowed to hold memory or delay anyone (record 0516).
+    func push(_ line: [UInt8]) {
+        guard !isClosed, !closing, !lingering else { return }
+        if pendingBytes + line.count > configuration.outputHighWaterBytes * Self.pushBacklogLimit {
+            configuration.log(ServerLog.line(.warn, "slow_consumer_closed", ["connection": .number(Double(id))]))
+            close()
+            return
+        }
+        output.append(contentsOf: line)
+        progress()
+    }
+
+    /// Multiple of `outputHighWaterBytes` a connection may fall behind on pushed lines.
+    static let pushBacklogLimit = 4
+
+    /// Queues `answer` for output behind any request still running.
+    private func deliver(_ answer: [UInt8]) {
+        if slots.isEmpty { output.append(contentsOf: answer) } else { slots.append(answer) }
+    }
+
+    /// An offloaded request finished (on the loop thread): release answers now in order.
+    private func complete(_ sequence: UInt64, _ answer: [UInt8]) {
+        guard !isClosed else { return }
+        slots[Int(sequence - slotBase)] = answer
+        while let first = slots.first, let ready = first {
+            output.append(contentsOf: ready)
+            slots.removeFirst()
+            slotBase += 1
+        }
+        progress()
+    }
+
+    private func authenticate(id: JSONValue, token: JSONValue?) -> [UInt8] {
+        if let expected = configuration.authToken, !isUnix {
+            let given = token?.stringValue.map { Array($0.utf8) }
+            guard let given, Self.constantTimeEqual(given, expected) else {
+                context.server.router.stats.record(op: "auth", ok: false)
+                configuration.log(ServerLog.line(.warn, "auth_failed", ["connection": .number(Double(self.id))]))
+                return Answer.line(Answer.failure(id: id, code: .unauthorized, message: "auth: wrong or missing 'token'"))
+            }
+            authenticated = true
+        }
+        context.server.router.stats.record(op: "auth", ok: true)
+        return Answer.line(Answer.success(id: id, result: ["authenticated": true]))
+    }
+
+    /// Compares without an early exit, so timing does not reveal the matching prefix length.
+    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
+        for i in 0..<min(a.count, b.count) { difference |= a[i] ^ b[i] }
+        return difference == 0 && a.count == b.count
     }
 
     /// Sends as much as the socket takes. False when the connection had to be closed.
@@ -132,10 +255,11 @@ final class Connection: EventSource {
             }
             guard let sent else { break }
             outputStart += sent
+            lastActivity = Sys.monotonicNanoseconds()
         }
         if outputStart == output.count {
             // Keep a modest buffer; give back one that a huge answer grew.
-            if output.capacity > server.configuration.outputHighWaterBytes * 2 { output = [] } else {
+            if output.capacity > configuration.outputHighWaterBytes * 2 { output = [] } else {
                 output.removeAll(keepingCapacity: true)
             }
             outputStart = 0
@@ -154,16 +278,16 @@ final class Connection: EventSource {
         lingering = true
         Sys.shutdownWrite(fd)
         do {
-            try server.loop.modify(fd, token: token, events: EpollBits.readable)
+            try context.loop.modify(fd, token: token, events: EpollBits.readable)
             registeredEvents = EpollBits.readable
-            server.linger(self)
+            context.linger(self)
         } catch {
             close()
         }
     }
 
     private func discardInput() {
-        let buffer = server.readBuffer
+        let buffer = context.readBuffer
         do {
             guard let count = try Sys.read(fd, buffer.baseAddress!, buffer.count) else { return }
             if count == 0 { close() }
@@ -175,8 +299,8 @@ final class Connection: EventSource {
     func close() {
         guard !isClosed else { return }
         isClosed = true
-        server.loop.remove(fd, token: token)
+        context.loop.remove(fd, token: token)
         Sys.close(fd)
-        server.connectionClosed(self)
+        context.connectionClosed(self)
     }
 }

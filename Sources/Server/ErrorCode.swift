@@ -15,8 +15,10 @@ public enum ErrorCode: String, Sendable, CaseIterable {
     case lineTooLong = "line_too_long"
     /// A bug or an unexpected failure inside the server; details are in the server log.
     case `internal` = "internal"
-    /// The server cannot serve this now (shutting down, model not loaded); retrying may work.
+    /// The server cannot serve this now (shutting down, too many connections); retrying may work.
     case unavailable = "unavailable"
+    /// A TCP connection sent a request before a successful `auth`, or `auth` had a wrong token.
+    case unauthorized = "unauthorized"
 }
 
 /// What an operation handler throws to answer with an error. Any other error thrown by a

@@ -22,8 +22,8 @@ enum EpollBits {
 /// a source that leaves bytes unread is simply called again, which keeps backpressure logic
 /// to "change the interest set".
 ///
-/// Everything except `wakeUp()` must be called on the loop thread. N loops later means N of
-/// these, each with its own thread and connections.
+/// Everything except `wakeUp()` and `execute` must be called on the loop thread. A server runs
+/// N of these, each with its own thread and connections (`ConnectionLoop`).
 final class EventLoop: @unchecked Sendable {
     private let epollFD: Int32
     /// The eventfd; -1 once closed. Guarded so `wakeUp()` never writes to a recycled number.
@@ -33,6 +33,10 @@ final class EventLoop: @unchecked Sendable {
     private var nextToken: UInt64 = 1
     private var events: UnsafeMutableBufferPointer<epoll_event>
     private var onWake: () -> Void = {}
+    /// Closures other threads hand to this loop (`execute`), run on the loop thread.
+    private let tasks = Mutex<[Task]>([])
+    /// A closure handed to the loop; only ever run on the loop thread.
+    private struct Task: @unchecked Sendable { let body: () -> Void }
 
     /// Events fetched per `epoll_wait`, 1...Int32.max (decision 0501).
     static let batchSize = 256
@@ -57,6 +61,14 @@ final class EventLoop: @unchecked Sendable {
     /// Thread-safe and cheap; a no-op after `close()`.
     func wakeUp() {
         wakeFD.withLock { fd in if fd >= 0 { Sys.signalCounter(fd) } }
+    }
+
+    /// Runs `task` on the loop thread soon (after the current batch of events). Thread-safe.
+    /// Tasks run in the order they were handed over. A task given after `close()` never runs.
+    func execute(_ task: @escaping () -> Void) {
+        let wrapped = Task(body: task)
+        tasks.withLock { $0.append(wrapped) }
+        wakeUp()
     }
 
     /// Registers `fd`; returns the token that identifies it in `modify`/`remove`.
@@ -95,7 +107,15 @@ final class EventLoop: @unchecked Sendable {
             }
             sources[token]?.handle(events: event.events)
         }
-        if woke { onWake() }
+        if woke {
+            let due = tasks.withLock { tasks in
+                let due = tasks
+                tasks.removeAll()
+                return due
+            }
+            for task in due { task.body() }
+            onWake()
+        }
     }
 
     func close() {

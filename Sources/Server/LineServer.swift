@@ -1,60 +1,77 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 import RunusCore
 import Synchronization
 
-/// A line-delimited JSON server: listeners, one epoll loop, connections, and a `Router`.
+/// A line-delimited JSON server: listeners, N epoll loops with their connections, a worker
+/// pool for slow operations, and a `Router` that can be swapped while serving.
 ///
 ///     let server = LineServer(configuration: config, router: router)
 ///     let bound = try server.start()        // listening now: print a readiness line
 ///     server.installShutdownSignals { signal in log("signal \(signal), stopping") }
 ///     try server.run()                       // blocks until stop() or SIGTERM/SIGINT
 ///
-/// `stop()` may be called from any thread (or a handler). Loop state is confined to the
-/// thread inside `run()`.
+/// `stop()` may be called from any thread (or a handler). Loop 0 runs on the thread inside
+/// `run()`, accepts, and deals connections to the loops in turn (decision 0510).
 public final class LineServer: @unchecked Sendable {
     public let configuration: ServerConfiguration
-    public let router: Router
+    private let routerBox: Reloadable<Router>
+    /// Where offloaded operations (and SIGHUP reloads) run.
+    let workers: WorkerPool
 
     private enum Phase { case created, started, running, stopped }
     private let phase = Mutex<Phase>(.created)
     private let stopRequested = Atomic<Bool>(false)
+    private let openConnections = Atomic<Int>(0)
+    private let nextConnectionID = Atomic<UInt64>(1)
+    private let acceptPaused = Atomic<Bool>(false)
+    /// Which loop owns each open connection (for pushed lines), and who hears of closes.
+    let connectionLoopIndex = Mutex<[UInt64: Int]>([:])
+    let closedHandler = Mutex<(@Sendable (UInt64) -> Void)?>(nil)
 
-    // Loop-confined state (set up in start(), used only by the thread in run()).
-    private(set) var loop: EventLoop!
+    // Set up in start(); loop 0's state is confined to the thread in run().
+    private(set) var loops: [ConnectionLoop] = []
     private var listeners: [Listener] = []
     private var listenerSources: [ListenerSource] = []
-    private var connections: [UInt64: Connection] = [:]
-    private var nextConnectionID: UInt64 = 1
     private var draining = false
-    private var drainDeadline: Int64 = 0
-    private var acceptPaused = false
-    /// Connections in lingering close, by id, with their deadline (monotonic ns).
-    private var lingerDeadlines: [UInt64: Int64] = [:]
-    /// Scratch space every read lands in before the framer copies it.
-    private(set) var readBuffer: UnsafeMutableRawBufferPointer
+    private var nextLoop = 0
 
     public init(configuration: ServerConfiguration, router: Router) {
         precondition(!configuration.addresses.isEmpty, "LineServer needs at least one address")
         precondition(configuration.readChunkBytes > 0 && configuration.outputHighWaterBytes > 0,
                      "readChunkBytes and outputHighWaterBytes must be positive")
+        precondition((1...256).contains(configuration.loopCount), "loopCount \(configuration.loopCount) outside 1...256")
+        precondition(configuration.maximumConnections > 0 && configuration.maximumRequestsInFlight > 0
+                     && configuration.linesPerTurn > 0, "connection limits must be positive")
         self.configuration = configuration
-        self.router = router
-        self.readBuffer = .allocate(byteCount: configuration.readChunkBytes, alignment: 16)
+        self.routerBox = Reloadable(router)
+        self.workers = WorkerPool(threads: configuration.workerThreads)
     }
 
     deinit {
+        workers.shutdown()
         // Started but never run: release the sockets and the socket file.
         phase.withLock { phase in
             if phase == .started {
                 listeners.forEach { $0.close() }
-                loop.close()
+                loops.forEach { $0.loop.close() }
                 ShutdownSignals.detach(for: ObjectIdentifier(self))
             }
         }
-        readBuffer.deallocate()
     }
+
+    /// The router answering requests now.
+    public var router: Router { routerBox.current }
+
+    /// Installs `router` for every request taken from now on; requests already running finish
+    /// with the old one. This is the atomic swap behind a hot model reload.
+    @discardableResult
+    public func replaceRouter(with router: Router) -> Router { routerBox.replace(with: router) }
+
+    /// Connections open now (all loops), >= 0.
+    public var connectionCount: Int { openConnections.load(ordering: .relaxed) }
 
     /// Opens every listener and returns the bound addresses (TCP port 0 replaced by the real
     /// port). When this returns, clients can connect (they are queued until `run()`).
@@ -63,29 +80,31 @@ public final class LineServer: @unchecked Sendable {
         try phase.withLock { phase in
             guard phase == .created else { throw ServerError.wrongState("LineServer.start() called twice") }
             Sys.ignoreSIGPIPE()
-            let loop = try EventLoop()
+            var created: [ConnectionLoop] = []
             var opened: [Listener] = []
             do {
+                for index in 0..<configuration.loopCount { created.append(try ConnectionLoop(index: index, server: self)) }
                 for address in configuration.addresses {
                     opened.append(try Listener.open(address, backlog: configuration.listenBacklog,
                                                     unixMode: configuration.unixSocketMode))
                 }
                 for listener in opened {
                     let source = ListenerSource(listener: listener, server: self)
-                    source.token = try loop.add(listener.fd, events: EpollBits.readable, source: source)
+                    source.token = try created[0].loop.add(listener.fd, events: EpollBits.readable, source: source)
                     listenerSources.append(source)
                 }
             } catch {
                 opened.forEach { $0.close() }
-                loop.close()
+                created.forEach { $0.loop.close() }
                 listenerSources = []
                 throw error
             }
-            loop.setWakeHandler { [unowned self] in self.woke() }
-            self.loop = loop
+            created[0].loop.setWakeHandler { [unowned self] in self.woke() }
+            self.loops = created
             self.listeners = opened
             phase = .started
-            ShutdownSignals.attach(wakeFD: loop.rawWakeFD, for: ObjectIdentifier(self))
+            ShutdownSignals.attach(wakeFD: created[0].loop.rawWakeFD, for: ObjectIdentifier(self))
+            ShutdownSignals.attachReload(wakeFD: created[0].loop.rawWakeFD, for: ObjectIdentifier(self))
         }
         return boundAddresses
     }
@@ -99,54 +118,73 @@ public final class LineServer: @unchecked Sendable {
             guard phase == .started else { throw ServerError.wrongState("LineServer.run() needs start() first, and runs once") }
             phase = .running
         }
-        defer { finish() }
-        woke()  // a stop or signal that came before run()
-        while true {
-            var deadline = lingerDeadlines.values.min()
-            if draining {
-                if connections.isEmpty { break }
-                if drainDeadline <= Sys.monotonicNanoseconds() { break }
-                deadline = min(deadline ?? drainDeadline, drainDeadline)
+        let others = loops.dropFirst()
+        let finished = DispatchSemaphore(value: 0)
+        let failures = Mutex<[String]>([])
+        for context in others {
+            Sys.spawnThread {
+                do { try context.run() } catch { failures.withLock { $0.append("loop \(context.index): \(error)") } }
+                finished.signal()
             }
-            var timeout: Int32 = -1
-            if let deadline {
-                let left = max(0, deadline - Sys.monotonicNanoseconds())
-                timeout = Int32(clamping: (left + 999_999) / 1_000_000)
-            }
-            try loop.runOnce(timeoutMilliseconds: timeout)
-            expireLingering()
         }
+        defer {
+            for _ in others { finished.wait() }
+            finish()
+        }
+        woke()  // a stop or signal that came before run()
+        try loops[0].run()
+        for failure in failures.withLock({ $0 }) { configuration.log(ServerLog.line(.error, "loop_failed", ["message": .string(failure)])) }
     }
 
-    /// Stops accepting, finishes writing pending answers (up to `drainTimeout`), closes every
-    /// socket and removes Unix socket files; `run()` then returns. Thread-safe, idempotent.
+    /// Stops accepting, finishes pending answers (up to `drainTimeout`), closes every socket
+    /// and removes Unix socket files; `run()` then returns. Thread-safe, idempotent.
     public func stop() {
         stopRequested.store(true, ordering: .sequentiallyConsistent)
         phase.withLock { phase in
-            if phase == .started || phase == .running { loop.wakeUp() }
+            if phase == .started || phase == .running { loops[0].loop.wakeUp() }
         }
     }
 
-    /// Installs SIGTERM and SIGINT handlers that make `run()` call `handler` (on the loop
+    /// Installs SIGTERM and SIGINT handlers that make `run()` call `handler` (on loop 0's
     /// thread, with the signal number) and then stop as `stop()` does, so `main` can return 0.
     /// Call it early: signals before this call keep their default action.
     public func installShutdownSignals(_ handler: @escaping @Sendable (Int32) -> Void = { _ in }) {
         ShutdownSignals.install(for: ObjectIdentifier(self), handler)
         phase.withLock { phase in
             if phase == .started || phase == .running {
-                ShutdownSignals.attach(wakeFD: loop.rawWakeFD, for: ObjectIdentifier(self))
+                ShutdownSignals.attach(wakeFD: loops[0].loop.rawWakeFD, for: ObjectIdentifier(self))
             }
         }
     }
 
-    /// The single place a request line becomes an answer line. Today it runs inline on the
-    /// loop thread; moving work to a pool means making this asynchronous per connection while
-    /// keeping answers in request order.
-    func dispatch(line: ArraySlice<UInt8>, connectionID: UInt64) -> [UInt8] {
-        router.answerLine(for: line, connectionID: connectionID)
+    /// Installs a SIGHUP handler: each SIGHUP runs `reload` once on the worker pool (never on a
+    /// loop, so reading a model does not stall requests). A process has one SIGHUP owner: the
+    /// latest caller.
+    public func installReloadSignal(_ reload: @escaping @Sendable () -> Void) {
+        ShutdownSignals.installReload(for: ObjectIdentifier(self), reload)
+        phase.withLock { phase in
+            if phase == .started || phase == .running {
+                ShutdownSignals.attachReload(wakeFD: loops[0].loop.rawWakeFD, for: ObjectIdentifier(self))
+            }
+        }
     }
 
-    // MARK: loop-thread internals
+    static func nanoseconds(_ d: Duration) -> Int64 {
+        let (seconds, attoseconds) = d.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+
+    /// Logs a request slower than `slowRequestThreshold`.
+    func noteLatency(_ request: Request, startedAt: Int64) {
+        let elapsed = Sys.monotonicNanoseconds() - startedAt
+        guard elapsed >= Self.nanoseconds(configuration.slowRequestThreshold) else { return }
+        configuration.log(ServerLog.line(.warn, "slow_request", [
+            "op": .string(request.op), "request_id": .string(request.requestID), "id": request.id,
+            "connection": .number(Double(request.connectionID)), "ms": .number(Double(elapsed / 1000) / 1000),
+        ]))
+    }
+
+    // MARK: loop-0 internals
 
     private func woke() {
         if let handler = ShutdownSignals.handler(for: ObjectIdentifier(self)),
@@ -154,88 +192,98 @@ public final class LineServer: @unchecked Sendable {
             handler(signal)
             stopRequested.store(true, ordering: .sequentiallyConsistent)
         }
+        if let reload = ShutdownSignals.reloadHandler(for: ObjectIdentifier(self)), ShutdownSignals.takePendingReload() {
+            workers.async { reload() }
+        }
         if stopRequested.load(ordering: .sequentiallyConsistent), !draining { beginDraining() }
     }
 
     private func beginDraining() {
         draining = true
-        drainDeadline = Sys.monotonicNanoseconds() + Self.nanoseconds(configuration.drainTimeout)
+        let deadline = Sys.monotonicNanoseconds() + Self.nanoseconds(configuration.drainTimeout)
         closeListeners()
-        for connection in Array(connections.values) { connection.beginClosing() }
-    }
-
-    private static func nanoseconds(_ d: Duration) -> Int64 {
-        let (seconds, attoseconds) = d.components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        loops[0].beginDraining(deadline: deadline)
+        for context in loops.dropFirst() { context.loop.execute { context.beginDraining(deadline: deadline) } }
     }
 
     private func closeListeners() {
-        for source in listenerSources { loop.remove(source.listener.fd, token: source.token) }
+        for source in listenerSources { loops[0].loop.remove(source.listener.fd, token: source.token) }
         listenerSources = []
         listeners.forEach { $0.close() }
     }
 
     private func finish() {
-        for connection in Array(connections.values) { connection.close() }
+        for context in loops { context.closeAll() }
         if !draining { closeListeners() }
         ShutdownSignals.detach(for: ObjectIdentifier(self))
         phase.withLock { phase in
-            loop.close()
+            loops.forEach { $0.loop.close() }
             phase = .stopped
         }
+        workers.shutdown()
     }
 
+    /// A new descriptor from a listener (loop 0): refused when full, else dealt to the next loop.
     func accepted(fd: Int32, unix: Bool) {
         if !unix {
             do {
                 try Sys.setOption(fd, level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: 1, label: "TCP_NODELAY")
             } catch {
-                configuration.log("accepted connection: \(error)")
+                configuration.log(ServerLog.line(.warn, "accept_option_failed", ["message": .string("\(error)")]))
             }
         }
-        let connection = Connection(fd: fd, id: nextConnectionID, server: self)
-        nextConnectionID += 1
-        do {
-            connection.token = try loop.add(fd, events: EpollBits.readable, source: connection)
-            connections[connection.id] = connection
-        } catch {
-            configuration.log("cannot watch accepted connection: \(error)")
-            Sys.close(fd)
+        if openConnections.load(ordering: .relaxed) >= configuration.maximumConnections {
+            refuse(fd)
+            return
         }
+        openConnections.add(1, ordering: .relaxed)
+        let id = nextConnectionID.add(1, ordering: .relaxed).oldValue
+        let context = loops[nextLoop]
+        connectionLoopIndex.withLock { $0[id] = context.index }
+        nextLoop = (nextLoop + 1) % loops.count
+        if context.index == 0 {
+            context.adopt(fd: fd, unix: unix, id: id)
+        } else {
+            context.loop.execute { context.adopt(fd: fd, unix: unix, id: id) }
+        }
+    }
+
+    /// Over `maximumConnections`: one `unavailable` line (best effort, never blocking), then close.
+    private func refuse(_ fd: Int32) {
+        router.stats.record(op: Stats.invalidOp, ok: false)
+        let line = Answer.line(Answer.failure(
+            id: .null, code: .unavailable,
+            message: "too many connections (limit \(configuration.maximumConnections)); retry later"))
+        _ = line.withUnsafeBytes { try? Sys.send(fd, $0.baseAddress!, $0.count) }
+        Sys.close(fd)
+        configuration.log(ServerLog.line(.warn, "connection_refused", ["limit": .number(Double(configuration.maximumConnections))]))
     }
 
     /// Out of descriptors: stop accepting until a connection closes (level-triggered epoll
     /// would otherwise spin on the pending connection).
     func pauseAccepting(_ error: SystemError) {
-        guard !acceptPaused else { return }
-        configuration.log("\(error); not accepting until a connection closes")
-        acceptPaused = true
-        for source in listenerSources { try? loop.modify(source.listener.fd, token: source.token, events: 0) }
+        guard !acceptPaused.load(ordering: .relaxed) else { return }
+        configuration.log(ServerLog.line(.error, "accept_paused", ["message": .string("\(error)")]))
+        acceptPaused.store(true, ordering: .relaxed)
+        for source in listenerSources { try? loops[0].loop.modify(source.listener.fd, token: source.token, events: 0) }
     }
 
-    func linger(_ connection: Connection) {
-        lingerDeadlines[connection.id] = Sys.monotonicNanoseconds() + Self.nanoseconds(configuration.lingerTimeout)
-    }
-
-    private func expireLingering() {
-        guard !lingerDeadlines.isEmpty else { return }
-        let now = Sys.monotonicNanoseconds()
-        for (id, deadline) in lingerDeadlines where deadline <= now { connections[id]?.close() }
-    }
-
-    func connectionClosed(_ connection: Connection) {
-        connections[connection.id] = nil
-        lingerDeadlines[connection.id] = nil
-        if acceptPaused {
-            acceptPaused = false
+    /// A connection closed on some loop.
+    func connectionEnded(id: UInt64) {
+        openConnections.subtract(1, ordering: .relaxed)
+        connectionLoopIndex.withLock { $0[id] = nil }
+        if let handler = closedHandler.withLock({ $0 }) { handler(id) }
+        guard acceptPaused.load(ordering: .relaxed) else { return }
+        loops[0].loop.execute { [self] in
+            guard acceptPaused.exchange(false, ordering: .relaxed), !draining else { return }
             for source in listenerSources {
-                try? loop.modify(source.listener.fd, token: source.token, events: EpollBits.readable)
+                try? loops[0].loop.modify(source.listener.fd, token: source.token, events: EpollBits.readable)
             }
         }
     }
 }
 
-/// Accepts connections for one listener.
+/// Accepts connections for one listener (on loop 0).
 final class ListenerSource: EventSource {
     let listener: Listener
     var token: UInt64 = 0
@@ -255,7 +303,8 @@ final class ListenerSource: EventSource {
                 server.accepted(fd: fd, unix: listener.isUnix)
             } catch let error as SystemError {
                 if error.errno == EMFILE || error.errno == ENFILE { server.pauseAccepting(error) } else {
-                    server.configuration.log("\(listener.boundAddress): \(error)")
+                    server.configuration.log(ServerLog.line(.error, "accept_failed", [
+                        "address": .string("\(listener.boundAddress)"), "message": .string("\(error)")]))
                 }
                 return
             } catch {

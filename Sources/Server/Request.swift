@@ -11,12 +11,23 @@ public struct Request: Sendable {
     /// The connection the request came on: unique for the server's lifetime, for push
     /// subscriptions (race watching) and logs.
     public let connectionID: UInt64
+    /// 1-based position of the request on its connection; 0 when it did not come through a
+    /// `LineServer`.
+    public let requestNumber: UInt64
 
-    public init(op: String, id: JSONValue = .null, params: [String: JSONValue] = [:], connectionID: UInt64 = 0) {
+    public init(op: String, id: JSONValue = .null, params: [String: JSONValue] = [:], connectionID: UInt64 = 0,
+                requestNumber: UInt64 = 0) {
         self.op = op
         self.id = id
         self.params = params
         self.connectionID = connectionID
+        self.requestNumber = requestNumber
+    }
+
+    /// The server's id for this request, `"<connection>.<n>"` (`ServerLog.requestID`), for logs;
+    /// built only when asked (a string per request costs throughput).
+    public var requestID: String {
+        requestNumber == 0 ? "" : ServerLog.requestID(connection: connectionID, number: requestNumber)
     }
 
     /// A required string parameter; a missing or mistyped one throws `bad_request` naming it.

@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// Everything `LineServer` can be told. Defaults are explained in
-/// docs/decisions/0501-line-and-buffer-limits.md.
+/// docs/decisions/0501-line-and-buffer-limits.md and 0512-connection-limits.md.
 public struct ServerConfiguration: Sendable {
     /// Where to listen; at least one.
     public var addresses: [ServerAddress]
@@ -23,11 +23,42 @@ public struct ServerConfiguration: Sendable {
     public var lingerTimeout: Duration = .seconds(2)
     /// Mode of a Unix socket file (owner and group read/write). Default 0o660.
     public var unixSocketMode: UInt32 = 0o660
+    /// Event loops (threads) serving connections, 1...256. Default: one per available core
+    /// (decision 0510). Loop 0 also accepts and hands connections to the loops in turn.
+    public var loopCount: Int = ServerConfiguration.availableCores
+    /// Operations run on the worker pool instead of the loop (imports, reloads: anything that
+    /// takes milliseconds or blocks). Answers still come back in request order.
+    public var offloadedOperations: Set<String> = []
+    /// Threads running offloaded operations, 1...1024. Default 4: they mostly wait (on the
+    /// store's lock, on disk), so a few more than the cores keep the cores busy.
+    public var workerThreads: Int = 4
+    /// Open connections above which a new one gets an `unavailable` answer and is closed,
+    /// 1...Int.max. Default 4096 (keep it under the process's descriptor limit).
+    public var maximumConnections: Int = 4096
+    /// A connection with no byte read or written for this long is closed (a stalled client
+    /// holds no buffers for ever). Requests running for it keep it open. Default 300 s.
+    public var idleTimeout: Duration = .seconds(300)
+    /// Requests of one connection read but not yet answered (running on the pool, or waiting
+    /// for an earlier one), 1...Int.max; above it the connection is not read. Default 64.
+    public var maximumRequestsInFlight: Int = 64
+    /// Lines answered per connection per loop turn before other connections get theirs,
+    /// 1...Int.max. Default 32.
+    public var linesPerTurn: Int = 32
+    /// When set, TCP connections must send `{"op":"auth","token":…}` with these bytes first;
+    /// Unix socket connections are exempt (file permissions guard them).
+    public var authToken: [UInt8]? = nil
+    /// Requests slower than this are logged (`slow_request`, with the request id). Default 250 ms.
+    public var slowRequestThreshold: Duration = .milliseconds(250)
     /// Receives one line per noteworthy event (accept failures, internal errors).
     public var log: @Sendable (String) -> Void = ServerConfiguration.logToStandardError
 
     public init(addresses: [ServerAddress]) {
         self.addresses = addresses
+    }
+
+    /// Online cores (sysconf), at least 1.
+    public static var availableCores: Int {
+        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     }
 
     /// Writes `text` and a newline to stderr with one `write` (no stdio buffering).

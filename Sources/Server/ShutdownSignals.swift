@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Synchronization
 
-/// SIGTERM/SIGINT to a clean stop, by the self-pipe trick: the C handler only records the
+/// SIGTERM/SIGINT to a clean stop (and SIGHUP to a reload), by the self-pipe trick: the C handler only records the
 /// signal and writes to the running server's eventfd (both async-signal-safe), and the loop
 /// does the rest on its own thread. Unlike signalfd this works whatever the signal masks of
 /// other threads are; unlike a DispatchSource it has no window where the signal is ignored.
@@ -46,6 +46,15 @@ enum ShutdownSignals {
 
     /// Called when the server's loop ends: signals get their default action back.
     static func detach(for server: ObjectIdentifier) {
+        let reloading = reloadOwner.withLock { current in
+            guard current?.server == server else { return false }
+            current = nil
+            return true
+        }
+        if reloading {
+            reloadWakeFD.store(-1, ordering: .sequentiallyConsistent)
+            Sys.restoreDefault(SIGHUP)
+        }
         let owned = owner.withLock { current in
             guard current?.server == server else { return false }
             current = nil
@@ -55,6 +64,37 @@ enum ShutdownSignals {
         wakeFD.store(-1, ordering: .sequentiallyConsistent)
         signals.forEach(Sys.restoreDefault)
     }
+
+    /// SIGHUP received and not yet handled.
+    private static let pendingReload = Atomic<Bool>(false)
+    private static let reloadOwner = Mutex<(server: ObjectIdentifier, handler: @Sendable () -> Void)?>(nil)
+    /// The eventfd of the server owning SIGHUP (-1: none): independent of SIGTERM's owner.
+    private static let reloadWakeFD = Atomic<Int32>(-1)
+
+    static func reloadHandler(for server: ObjectIdentifier) -> (@Sendable () -> Void)? {
+        reloadOwner.withLock { $0?.server == server ? $0?.handler : nil }
+    }
+
+    /// Makes SIGHUP set a flag and wake the server (through `attachReload`), whose loop 0 then
+    /// runs `handler` on the worker pool.
+    static func installReload(for server: ObjectIdentifier, _ handler: @escaping @Sendable () -> Void) {
+        reloadOwner.withLock { $0 = (server, handler) }
+        Sys.installHandler(SIGHUP, { _ in
+            let savedErrno = Glibc.errno
+            ShutdownSignals.pendingReload.store(true, ordering: .sequentiallyConsistent)
+            let fd = ShutdownSignals.reloadWakeFD.load(ordering: .sequentiallyConsistent)
+            if fd >= 0 { Sys.signalCounter(fd) }
+            Glibc.errno = savedErrno
+        })
+    }
+
+    static func attachReload(wakeFD fd: Int32, for server: ObjectIdentifier) {
+        guard reloadOwner.withLock({ $0?.server == server }) else { return }
+        reloadWakeFD.store(fd, ordering: .sequentiallyConsistent)
+        if pendingReload.load(ordering: .sequentiallyConsistent) { Sys.signalCounter(fd) }
+    }
+
+    static func takePendingReload() -> Bool { pendingReload.exchange(false, ordering: .sequentiallyConsistent) }
 
     static func takePending() -> Int32? {
         let value = pending.exchange(0, ordering: .sequentiallyConsistent)

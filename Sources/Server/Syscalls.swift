@@ -220,6 +220,20 @@ enum Sys {
         _ = Glibc.signal(signalNumber, SIG_DFL)
     }
 
+    /// Runs `body` on a new detached thread (the loops' threads; no Foundation here).
+    static func spawnThread(_ body: @escaping @Sendable () -> Void) {
+        final class Box { let body: @Sendable () -> Void; init(_ b: @escaping @Sendable () -> Void) { body = b } }
+        let context = Unmanaged.passRetained(Box(body)).toOpaque()
+        var thread = pthread_t()
+        let result = pthread_create(&thread, nil, { raw in
+            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+            box.body()
+            return nil
+        }, context)
+        precondition(result == 0, "pthread_create failed with \(result)")
+        pthread_detach(thread)
+    }
+
     /// Monotonic time in nanoseconds since an arbitrary start (never jumps with the wall clock).
     static func monotonicNanoseconds() -> Int64 {
         var now = timespec()

@@ -71,6 +71,8 @@ struct LineServerLimitsTests {
 
     @Test("SIGTERM runs the handler on the loop and run() returns")
     func sigterm() throws {
+        processSignalLock.wait()
+        defer { processSignalLock.signal() }
         let harness = try TestServer()
         let received = LogSink()
         harness.server.installShutdownSignals { signal in received.append("\(signal)") }

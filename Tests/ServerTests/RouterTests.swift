@@ -36,12 +36,20 @@ struct RouterTests {
     }
 
     @Test("an unexpected error becomes internal for the client and a log line with op and id")
-    func internalError() {
+    func internalError() throws {
         let logs = LogSink()
         let answer = Self.router(logs: logs).answer(to: ["op": "fail", "id": 9], connectionID: 3)
         #expect(answer.errorCode == "internal")
         #expect(logs.all.count == 1)
-        #expect(logs.all.first?.contains("op=fail id=9 connection=3") == true)
+        // One structured JSON line naming the op, the client's id and the connection.
+        let line = try #require(logs.all.first)
+        let entry = try JSONParser.parse(line)
+        #expect(entry["event"] == "internal_error")
+        #expect(entry["level"] == "error")
+        #expect(entry["op"] == "fail")
+        #expect(entry["id"] == 9)
+        #expect(entry["connection"] == 3)
+        #expect(entry["ts"]?.stringValue?.hasSuffix("Z") == true)
     }
 
     @Test("the answer line is the sorted-key JSON plus LF")
@@ -53,7 +61,7 @@ struct RouterTests {
     @Test("every error code has its wire spelling")
     func codes() {
         #expect(ErrorCode.allCases.map(\.rawValue) == [
-            "bad_json", "bad_request", "unknown_op", "not_found", "line_too_long", "internal", "unavailable",
+            "bad_json", "bad_request", "unknown_op", "not_found", "line_too_long", "internal", "unavailable", "unauthorized",
         ])
     }
 

@@ -34,7 +34,9 @@ final class TestServer: Sendable {
     }
 
     init(maximumLineBytes: Int? = nil, outputHighWaterBytes: Int? = nil, unixPath: String? = nil,
-         drainTimeout: Duration? = nil, logs: LogSink? = nil) throws {
+         drainTimeout: Duration? = nil, logs: LogSink? = nil,
+         configure: (inout ServerConfiguration) -> Void = { _ in },
+         register: (Router) -> Void = { _ in }) throws {
         let path = unixPath ?? Self.uniqueSocketPath()
         self.unixPath = path
         let router = Router(log: { line in logs?.append(line) })
@@ -44,11 +46,13 @@ final class TestServer: Sendable {
             throw RequestError.notFound("user '\(try request.string("user"))' does not exist")
         }
         router.register("crash") { _ in throw Boom() }
+        register(router)
         var configuration = ServerConfiguration(addresses: [.tcp(host: "127.0.0.1", port: 0), .unix(path: path)])
         if let maximumLineBytes { configuration.maximumLineBytes = maximumLineBytes }
         if let outputHighWaterBytes { configuration.outputHighWaterBytes = outputHighWaterBytes }
         if let drainTimeout { configuration.drainTimeout = drainTimeout }
         configuration.log = { line in logs?.append(line) }
+        configure(&configuration)
         server = LineServer(configuration: configuration, router: router)
         let bound = try server.start()
         tcp = bound[0]
@@ -79,3 +83,7 @@ final class TestServer: Sendable {
 extension JSONValue {
     var errorCode: String? { self["error"]?["code"]?.stringValue }
 }
+
+/// Tests that send signals to the process take this first: a process has one set of handlers,
+/// so two such tests running in parallel would stop each other's servers.
+let processSignalLock = DispatchSemaphore(value: 1)

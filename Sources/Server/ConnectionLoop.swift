@@ -1,0 +1,130 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One event loop, the thread that runs it, and the connections it owns (decision 0510).
+/// Everything here except `adopt` (handed over with `loop.execute`) is confined to that thread.
+final class ConnectionLoop: @unchecked Sendable {
+    let index: Int
+    let loop: EventLoop
+    unowned let server: LineServer
+    /// Scratch space every read on this loop lands in before the framer copies it.
+    let readBuffer: UnsafeMutableRawBufferPointer
+    private var connections: [UInt64: Connection] = [:]
+    /// Connections in lingering close, by id, with their deadline (monotonic ns).
+    private var lingerDeadlines: [UInt64: Int64] = [:]
+    /// Connections with complete lines left after their turn (`linesPerTurn`): served again
+    /// after the next (non-waiting) epoll round.
+    private var ready: [Connection] = []
+    private(set) var draining = false
+    private var drainDeadline: Int64 = 0
+    private var nextIdleSweep: Int64 = 0
+
+    init(index: Int, server: LineServer) throws {
+        self.index = index
+        self.server = server
+        self.loop = try EventLoop()
+        self.readBuffer = .allocate(byteCount: server.configuration.readChunkBytes, alignment: 16)
+    }
+
+    deinit { readBuffer.deallocate() }
+
+    var configuration: ServerConfiguration { server.configuration }
+    var connectionCount: Int { connections.count }
+
+    /// Takes over an accepted descriptor (on this loop's thread).
+    func adopt(fd: Int32, unix: Bool, id: UInt64) {
+        if draining {
+            server.connectionEnded(id: id)
+            Sys.close(fd)
+            return
+        }
+        let connection = Connection(fd: fd, id: id, unix: unix, context: self)
+        do {
+            connection.token = try loop.add(fd, events: EpollBits.readable, source: connection)
+            connections[id] = connection
+        } catch {
+            configuration.log(ServerLog.line(.error, "watch_failed", ["connection": .number(Double(id)), "message": .string("\(error)")]))
+            server.connectionEnded(id: id)
+            Sys.close(fd)
+        }
+    }
+
+    /// Serves until draining is over: every connection closed, or the drain deadline passed.
+    /// `extraWork` runs after each round (loop 0 expires nothing else today).
+    func run() throws {
+        nextIdleSweep = Sys.monotonicNanoseconds() + sweepInterval
+        while true {
+            let now = Sys.monotonicNanoseconds()
+            if draining, connections.isEmpty || drainDeadline <= now { break }
+            var deadline = min(lingerDeadlines.values.min() ?? Int64.max, nextIdleSweep)
+            if draining { deadline = min(deadline, drainDeadline) }
+            var timeout = Int32(clamping: (max(0, deadline - now) + 999_999) / 1_000_000)
+            if !ready.isEmpty { timeout = 0 }
+            try loop.runOnce(timeoutMilliseconds: timeout)
+            serveReady()
+            expireLingering()
+            sweepIdle()
+        }
+    }
+
+    /// Stop answering new lines; finish what is pending until `deadline` (monotonic ns).
+    func beginDraining(deadline: Int64) {
+        guard !draining else { return }
+        draining = true
+        drainDeadline = deadline
+        for connection in Array(connections.values) { connection.beginClosing() }
+    }
+
+    /// Closes every connection still open (after `run()` returned).
+    func closeAll() {
+        for connection in Array(connections.values) { connection.close() }
+    }
+
+    func scheduleAgain(_ connection: Connection) { ready.append(connection) }
+
+    private func serveReady() {
+        guard !ready.isEmpty else { return }
+        let due = ready
+        ready = []
+        for connection in due where !connection.isClosed { connection.continueServing() }
+    }
+
+    func linger(_ connection: Connection) {
+        lingerDeadlines[connection.id] = Sys.monotonicNanoseconds() + LineServer.nanoseconds(configuration.lingerTimeout)
+    }
+
+    private func expireLingering() {
+        guard !lingerDeadlines.isEmpty else { return }
+        let now = Sys.monotonicNanoseconds()
+        for (id, deadline) in lingerDeadlines where deadline <= now { connections[id]?.close() }
+    }
+
+    /// How often idle connections are looked for: a quarter of the idle timeout, 10 ms...1 s,
+    /// so a connection is closed between 1× and 1.25× the timeout after its last activity.
+    private var sweepInterval: Int64 {
+        min(1_000_000_000, max(10_000_000, LineServer.nanoseconds(configuration.idleTimeout) / 4))
+    }
+
+    private func sweepIdle() {
+        let now = Sys.monotonicNanoseconds()
+        guard now >= nextIdleSweep else { return }
+        nextIdleSweep = now + sweepInterval
+        let limit = LineServer.nanoseconds(configuration.idleTimeout)
+        for connection in Array(connections.values) where connection.isIdle(since: now - limit) {
+            configuration.log(ServerLog.line(.info, "idle_timeout", ["connection": .number(Double(connection.id))]))
+            connection.close()
+        }
+    }
+
+    func connectionClosed(_ connection: Connection) {
+        connections[connection.id] = nil
+        lingerDeadlines[connection.id] = nil
+        server.connectionEnded(id: connection.id)
+    }
+
+    /// Queues a pushed line on one of this loop's connections (on the loop thread).
+    func push(_ line: [UInt8], to id: UInt64) {
+        connections[id]?.push(line)
+    }
+}
