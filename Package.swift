@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "Missions", dependencies: ["RunusCore", "Tracking"]),
         .target(name: "Learning", dependencies: ["RunusCore", "CBLAS", "CLAPACKE"]),
         .target(name: "Features", dependencies: ["RunusCore", "Tracking", "Missions"]),
-        .target(name: "Engine", dependencies: ["RunusCore", "Tracking", "Missions", "Features", "Learning"]),
+        .target(name: "Engine", dependencies: ["RunusCore", "Tracking", "TrackFormats", "Missions", "Features", "Learning"]),
         .target(name: "Simulation", dependencies: ["RunusCore", "Tracking", "TrackFormats", "Missions"]),
 
         // I/O modules.

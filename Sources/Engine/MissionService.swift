@@ -50,12 +50,19 @@ public final class MissionService: Sendable {
         let asOf = day.startInstant(utcOffset: user.utcOffset(at: now, resolver: resolver))
         let history = try store.runs(user: userID, from: asOf - 365 * 86_400, to: asOf)
         let state = RunnerState(history: history, asOf: asOf)
-        let todays = try store.assignments(user: userID, day: day).filter { $0.modelVersion == scorer.version }
-        let current = todays.filter { $0.status != .expired }
-        if !refresh, current.filter({ !$0.id.hasSuffix(Self.stretchSuffix) }).count >= count {
-            return (day, try current.map { try Self.todayMission($0, state: state) })
+        func stored() throws -> (all: [MissionAssignment], current: [MissionAssignment], enough: Bool) {
+            let all = try store.assignments(user: userID, day: day).filter { $0.modelVersion == scorer.version }
+            let current = all.filter { $0.status != .expired }
+            return (all, current, current.filter { !$0.id.hasSuffix(Self.stretchSuffix) }.count >= count)
         }
+        // Fast path without a write transaction: the day's missions exist already.
+        let first = try stored()
+        if !refresh, first.enough { return (day, try first.current.map { try Self.todayMission($0, state: state) }) }
         return try store.transaction {
+            // Re-read inside the write transaction: a concurrent first request may have
+            // chosen the day's missions since (transactions are serialised).
+            let (todays, current, enough) = try stored()
+            if !refresh, enough { return (day, try current.map { try Self.todayMission($0, state: state) }) }
             var memory = try self.memory(user: userID, before: day)
             if refresh {
                 for a in current where a.status == .offered {
