@@ -72,8 +72,8 @@ extension MissionEvaluator {
     }
 
     /// Fartlek (record 0212): speed is the distance profile's slope over a centred 10 s window,
-    /// sampled every second. A surge starts when it reaches 1.15 × the run's moving average speed
-    /// and ends when it drops below 1.10 × (hysteresis, so noise does not split one surge in two).
+    /// sampled every second. A surge is a stretch above 1.10 × the run's moving average speed that
+    /// reaches 1.15 × somewhere (hysteresis, so noise does not split one surge in two or make one).
     /// Surges lasting at least the asked time (minus the slack) count. O(n + duration in s).
     static func checkFartlek(surges: Int, minSurge: Seconds, metrics: RunMetrics, tolerance: MissionTolerance,
                              _ v: inout Verdict) {
@@ -116,19 +116,23 @@ enum FartlekDetector {
         }
         var out: [Surge] = []
         var inSurge = false
-        var start: EpochSeconds = 0, startDistance: Meters = 0
+        var start: EpochSeconds = 0
+        // A surge is timed between crossings of the lower (end) ratio, so both edges are measured
+        // alike: it starts where the speed last rose through 1.10 × before reaching 1.15 ×.
+        var aboveLowSince: EpochSeconds? = nil
         let half = window / 2
         var time = t0
         while time <= t1 {
             let a = max(t0, time - half), b = min(t1, time + half)
             let speed = b > a ? (distance(at: b, &cursorHigh) - distance(at: a, &cursorLow)) / (b - a) : 0
             let ratio = speed / averageSpeed
+            if ratio >= endRatio { if aboveLowSince == nil { aboveLowSince = time } } else { aboveLowSince = nil }
             if !inSurge && ratio >= startRatio {
-                inSurge = true; start = time; startDistance = profile.distance(atTime: time)
+                inSurge = true; start = aboveLowSince ?? time
             } else if inSurge && (ratio < endRatio || time + 1 > t1) {
                 inSurge = false
                 if time - start >= minDuration {
-                    out.append(Surge(from: startDistance, to: profile.distance(atTime: time), duration: time - start))
+                    out.append(Surge(from: profile.distance(atTime: start), to: profile.distance(atTime: time), duration: time - start))
                 }
             }
             time += 1

@@ -2,17 +2,24 @@ import RunusCore
 import Tracking
 
 extension MissionEvaluator {
-    /// Hills: climb with the metrics' elevation hysteresis (record 0103), counting only heights
-    /// at fixes that end a moving segment (so a drive or lift up a hill adds nothing), accepted
-    /// from `ascentFraction` of the target (record 0211).
+    /// Hills: climb with the metrics' elevation hysteresis (record 0103) on a height series that
+    /// only changes over moving segments: a drive or a lift up a hill, and drift while paused,
+    /// add nothing. Accepted from `ascentFraction` of the target (record 0211).
     static func checkHills(minAscent: Meters, run: MissionRun, tolerance: MissionTolerance, _ v: inout Verdict) {
         let gain: Meters
         if run.hasPositions {
             let moving = run.metrics.profile.moving
             var heights: [Meters] = []
             heights.reserveCapacity(run.elevations.count)
-            for (i, h) in run.elevations.enumerated() where i == 0 || moving?[i] ?? true {
-                if let h, h.isFinite { heights.append(h) }
+            var last: Meters?
+            for (i, h) in run.elevations.enumerated() {
+                guard let h, h.isFinite else { continue }
+                if let previous = last, let level = heights.last {
+                    heights.append(moving?[i] ?? true ? level + (h - previous) : level)
+                } else {
+                    heights.append(h)
+                }
+                last = h
             }
             gain = climb(heights, threshold: run.configuration.elevationThreshold)
         } else {
