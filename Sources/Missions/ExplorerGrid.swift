@@ -29,10 +29,17 @@ public enum ExplorerGrid {
 
     public static func cell(latitude: Double, longitude: Double) -> GridCell {
         let row = (latitude * metresPerDegree / cellSize).rounded(.down)
+        return GridCell(row: Int32(row), column: column(longitude: longitude, width: columnWidth(row: row)))
+    }
+
+    /// Column width in degrees of longitude for a row.
+    static func columnWidth(row: Double) -> Double {
         let centre = (row + 0.5) * cellSize / metresPerDegree * .pi / 180
-        let columnWidthDegrees = cellSize / (metresPerDegree * max(cos(centre), 1e-6))
-        let column = (longitude / columnWidthDegrees).rounded(.down)
-        return GridCell(row: Int32(row), column: Int32(clamping: Int(column)))
+        return cellSize / (metresPerDegree * max(cos(centre), 1e-6))
+    }
+
+    static func column(longitude: Double, width: Double) -> Int32 {
+        Int32(clamping: Int((longitude / width).rounded(.down)))
     }
 
     /// Calls `body(cell, metres)` for each piece of distance the run counted (moving, not in a
@@ -40,6 +47,8 @@ public enum ExplorerGrid {
     static func forEachPiece(of run: MissionRun, _ body: (GridCell, Meters) -> Void) {
         precondition(run.hasPositions, "ExplorerGrid: the run has no positions")
         let d = run.metrics.profile.distances
+        // Consecutive pieces nearly always share a row: its column width is computed once.
+        var cachedRow = Double.nan, cachedWidth = 0.0
         for i in d.indices.dropFirst() {
             let step = d[i] - d[i - 1]
             guard step > 0 else { continue }
@@ -48,7 +57,10 @@ public enum ExplorerGrid {
             let dLat = run.latitudes[i] - lat0, dLon = run.longitudes[i] - lon0
             for k in 0..<pieces {
                 let w = (Double(k) + 0.5) / Double(pieces)
-                body(cell(latitude: lat0 + w * dLat, longitude: lon0 + w * dLon), step / Double(pieces))
+                let row = ((lat0 + w * dLat) * metresPerDegree / cellSize).rounded(.down)
+                if row != cachedRow { cachedRow = row; cachedWidth = columnWidth(row: row) }
+                body(GridCell(row: Int32(row), column: column(longitude: lon0 + w * dLon, width: cachedWidth)),
+                     step / Double(pieces))
             }
         }
     }
@@ -56,7 +68,10 @@ public enum ExplorerGrid {
     /// The cells a run covered (what to add to the runner's visited set after the run).
     public static func cells(of run: MissionRun) -> Set<GridCell> {
         var out = Set<GridCell>()
-        forEachPiece(of: run) { cell, _ in out.insert(cell) }
+        var last: GridCell?
+        forEachPiece(of: run) { cell, _ in
+            if cell != last { out.insert(cell); last = cell }
+        }
         return out
     }
 }

@@ -63,9 +63,16 @@ extension MissionEvaluator {
     static func checkExplorer(minNewFraction: Double, run: MissionRun, visited: Set<GridCell>, _ v: inout Verdict) {
         var newDistance: Meters = 0, total: Meters = 0
         var newCells = Set<GridCell>()
+        // Set look-ups only when the cell changes (about every 30 fixes at 1 Hz).
+        var last: GridCell?, lastIsNew = false
         ExplorerGrid.forEachPiece(of: run) { cell, metres in
             total += metres
-            if !visited.contains(cell) { newDistance += metres; newCells.insert(cell) }
+            if cell != last {
+                last = cell
+                lastIsNew = !visited.contains(cell)
+                if lastIsNew { newCells.insert(cell) }
+            }
+            if lastIsNew { newDistance += metres }
         }
         let share = total > 0 ? newDistance / total : 0
         v.add(share / minNewFraction,
