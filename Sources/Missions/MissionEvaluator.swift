@@ -24,7 +24,8 @@ struct Verdict {
     }
 
     var evaluation: MissionEvaluation {
-        let worst = fractions.min() ?? 0
+        // A NaN fraction (a degenerate measurement) counts as no progress, never as a pass.
+        let worst = fractions.map { $0.isNaN ? 0 : $0 }.min() ?? 0
         if worst >= 1 {
             return MissionEvaluation(status: .completed, progress: 1, evidence: evidence, details: details, count: count)
         }

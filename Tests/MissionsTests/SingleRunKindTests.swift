@@ -141,3 +141,20 @@ struct SingleRunKindTests {
         #expect(check(.distanceInTime(distance: 3000, maxDuration: 600), legs).status == .failed)
     }
 }
+
+@Suite("Degenerate runs")
+struct DegenerateRunTests {
+    @Test("every kind answers a standing-still track without crashing, and never completes a distance kind on it")
+    func standingStill() {
+        let track = SyntheticRun.track([.stand(600)])
+        let context = MissionContext(priorRuns: [PriorRun(start: 0, utcOffset: 0, distance: 5000, bestEfforts: [5000: 1500])],
+                                     visitedCells: [], utcOffset: 0)
+        for kind in MissionKind.allCases {
+            let e = MissionEvaluator.evaluate(kind.example, track: track, context: context)
+            #expect(e.progress >= 0 && e.progress <= 1, "\(kind.rawValue)")
+            if [.distance, .pace, .intervals, .explorer, .loop, .longRun].contains(kind) {
+                #expect(e.status != .completed, "\(kind.rawValue)")
+            }
+        }
+    }
+}
