@@ -110,3 +110,13 @@ $(ECHO_SERVER): scripts/echo-server.c
 	cc -O2 -o $@ $<
 bench-daemon: build $(DB) $(ECHO_SERVER)
 	python3 scripts/bench_daemon.py $(RELEASE_BIN) $(ECHO_SERVER) $(DB) $(MODEL) --runs $(DAEMON_BENCH_RUNS) --duration $(BENCH_SECONDS)
+
+# Missions: time per kind against a one-hour 1 Hz track (release build; record 0211 for the checks).
+.PHONY: bench-missions missions-table
+bench-missions: deps
+	RUNUS_BENCH_MISSIONS=1 $(SWIFT) test -c release -Xswiftc -enable-testing --disable-xctest --filter MissionsBenchmark
+
+# Missions: table by kind of how many real runs complete each kind's default mission
+# (needs ../shared/datasets or RUNUS_DATASETS; release build, a few minutes).
+missions-table: deps
+	RUNUS_MISSIONS_TABLE=1 $(SWIFT) test -c release -Xswiftc -enable-testing --disable-xctest --filter "RealTrackTests/table"

@@ -125,6 +125,10 @@ public struct TodayPolicy: Sendable {
             let expected = state.expectedPace(over: d)
             return "You usually hold about \(Pace.format(expected))/km over \(DistanceFormat.kilometres(d)); "
                 + "this asks for \(paceChange(expected, maxDuration / d * 1000))."
+        default:
+            // `choose` only sees `CandidateGenerator`'s kinds, all in `MissionFeatures.kinds`
+            // (`MissionFeatures.vector` refuses the others before this is reached).
+            preconditionFailure("TodayPolicy: kind \(spec.kind.rawValue) is not offered by schema v1")
         }
     }
 

@@ -58,6 +58,10 @@ public enum MissionFeatures {
             return d
         case .duration(let t):
             return t / state.typicalPaceOrDefault * 1000
+        default:
+            // Only `kinds` reach here: `vector` refuses the others before calling this, and the
+            // candidate generator offers no other kind. Schema v1 does not model them.
+            preconditionFailure("MissionFeatures: kind \(spec.kind.rawValue) is not modelled by schema v\(schema.version)")
         }
     }
 

@@ -9,6 +9,7 @@ import RunusCore
 ///     xp         = max(5, base × difficulty rounded to the nearest 5)
 ///
 /// So a 5 km run at p = 0.5 is worth 100 XP, at p = 0.9 60 XP; XP never rises with p.
+/// Effort and intensity of the kinds added later are in record 0215.
 public enum MissionXP {
     /// - Parameter pComplete: completion probability in [0, 1] (values outside are clamped).
     public static func xp(for spec: MissionSpec, pComplete: Double) -> Int {
@@ -21,6 +22,21 @@ public enum MissionXP {
         case .pace(_, let d): effortKm = d / 1000; intensity = 1.25
         case .negativeSplit(let d): effortKm = d / 1000; intensity = 1.15
         case .distanceInTime(let d, _): effortKm = d / 1000; intensity = 1.25
+        // Record 0215.
+        case .evenPace(let d, _): effortKm = d / 1000; intensity = 1.15
+        case .progression(let n): effortKm = Double(n) + 2; intensity = 1.2
+        case .intervals(let n, let r, _, _): effortKm = Double(n) * r / 1000 + 3; intensity = 1.4
+        case .fartlek(let n, let t): effortKm = 4 + Double(n) * t / 300; intensity = 1.2
+        case .hills(let g): effortKm = 4 + g / 50; intensity = 1.2
+        case .longRun(let m): effortKm = 8 * m; intensity = 1.0
+        case .earlyBird(_, let d), .nightOwl(_, let d), .loop(_, let d): effortKm = d / 1000; intensity = 1.0
+        case .explorer(let f, let d): effortKm = d / 1000; intensity = 1 + 0.2 * f
+        case .streak(let n): effortKm = 3 * Double(n); intensity = 1.0
+        case .weeklyVolume(let d): effortKm = d / 1000; intensity = 0.5
+        case .personalBest(let d): effortKm = d / 1000; intensity = 1.5
+        case .recovery(_, let s, _): effortKm = s / 360; intensity = 0.8
+        case .raceFinish(let d): effortKm = d / 1000; intensity = 1.2
+        case .podium(let place): effortKm = 5; intensity = 1.5 + 0.5 / Double(place)
         }
         let raw = 10 * effortKm * intensity * (1 + 2 * (1 - p))
         return max(5, Int((raw / 5).rounded()) * 5)

@@ -61,6 +61,9 @@ enum BaselinePolicy {
         case .distanceInTime:
             let d = distance(-0.9, 0.2)
             return .distanceInTime(distance: d, maxDuration: (d * targetPace() / 1000 / 10).rounded() * 10)
+        default:
+            // Unreachable: the draw is from `offeredKinds`, all handled above.
+            preconditionFailure("BaselinePolicy: kind outside offeredKinds")
         }
     }
 }

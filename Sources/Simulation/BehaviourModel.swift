@@ -27,6 +27,10 @@ enum BehaviourModel {
         case .pace: return Coefficients(intercept: 2.0, distanceSlope: 2.0, paceSlope: 25)
         case .negativeSplit: return Coefficients(intercept: 1.3, distanceSlope: 4.0, paceSlope: 0)
         case .distanceInTime: return Coefficients(intercept: 1.7, distanceSlope: 2.0, paceSlope: 25)
+        default:
+            // The simulated policy offers only `BaselinePolicy.offeredKinds`; other kinds are not
+            // modelled by the ground truth and never reach it.
+            preconditionFailure("BehaviourModel: kind \(kind.rawValue) is not modelled")
         }
     }
 
@@ -53,6 +57,9 @@ enum BehaviourModel {
         case .distanceInTime(let d, let maxDuration):
             distance = d
             paceRatio = state.racePace(over: d) / (maxDuration / d * 1000)
+        default:
+            // Unreachable: `coefficients` above already refuses kinds outside `offeredKinds`.
+            preconditionFailure("BehaviourModel: kind \(spec.kind.rawValue) is not modelled")
         }
         var z = c.intercept - c.distanceSlope * log(distance / state.endurance)
         if let paceRatio { z -= c.paceSlope * log(paceRatio / 0.9) }

@@ -60,6 +60,9 @@ struct RunPlan: Sendable {
             let required = maxDuration / target * 1000
             let pace = required * (succeed ? rng.uniform(0.94, 0.98) : rng.uniform(1.05, 1.12))
             return RunPlan(legs: [Leg(distance: target * rng.uniform(1.02, 1.1), pace: pace, mode: .run)])
+        default:
+            // The simulated policy offers only `BaselinePolicy.offeredKinds`: no plan for others.
+            preconditionFailure("RunPlan: kind \(spec.kind.rawValue) is not modelled by the simulation")
         }
     }
 

@@ -1,0 +1,142 @@
+import RunusCore
+import Tracking
+
+extension MissionEvaluator {
+    /// Intervals on the distance profile (record 0211). A rep is a stretch of the accepted rep
+    /// distance covered within the time its pace limit allows. Scanning starts in order: at the
+    /// first start that qualifies, the starts overlapping that window are tried too and the
+    /// fastest is kept (so the rep sits on the actual effort, not on the jog before it); the next
+    /// rep is searched after its end. Reps chain while each rest (end of one to start of the next,
+    /// elapsed) stays within the recovery limit; a longer rest starts a new chain. The best chain
+    /// counts. Two pointers over the fixes: O(n).
+    static func checkIntervals(reps: Int, repDistance: Meters, maxPace: SecondsPerKm, maxRecovery: Seconds,
+                               metrics: RunMetrics, tolerance: MissionTolerance, _ v: inout Verdict) {
+        let profile = metrics.profile
+        let d = profile.distances, t = profile.times
+        let n = d.count
+        let length = repDistance * tolerance.distanceFraction
+        let limit = (maxPace + tolerance.paceSlack) * length / 1000
+        let maxRest = maxRecovery * tolerance.recoveryFactor
+        struct Rep { var from: Meters; var to: Meters; var start: EpochSeconds; var end: EpochSeconds }
+        var chain: [Rep] = [], best: [Rep] = []
+        var restBreaks: [Seconds] = []
+        var j = 1
+        var i = 0
+        var searchFrom: Meters = 0
+        func end(from k: Int) -> EpochSeconds? {
+            let target = d[k] + length
+            guard target <= d[n - 1] else { return nil }
+            if j <= k { j = k + 1 }
+            while d[j] < target { j += 1 }
+            let span = d[j] - d[j - 1]
+            return span <= 0 ? t[j - 1] : t[j - 1] + (t[j] - t[j - 1]) * (target - d[j - 1]) / span
+        }
+        scan: while i < n && best.count < reps {
+            if d[i] < searchFrom { i += 1; continue }
+            guard let e = end(from: i) else { break }
+            guard e - t[i] <= limit else { i += 1; continue }
+            // A qualifying window: try the starts inside it and keep the fastest.
+            var rep = Rep(from: d[i], to: d[i] + length, start: t[i], end: e)
+            let firstEnd = d[i] + length
+            var k = i + 1
+            while k < n && d[k] < firstEnd {
+                guard let e2 = end(from: k) else { break }
+                if e2 - t[k] < rep.end - rep.start { rep = Rep(from: d[k], to: d[k] + length, start: t[k], end: e2) }
+                k += 1
+            }
+            if let last = chain.last, rep.start - last.end > maxRest {
+                restBreaks.append(rep.start - last.end)
+                chain = []
+            }
+            chain.append(rep)
+            if chain.count > best.count { best = chain }
+            searchFrom = rep.to
+            i = k
+            continue scan
+        }
+        v.count = MissionCount(done: min(best.count, reps), target: reps, unit: "reps")
+        var rests: [String] = []
+        for (index, rep) in best.enumerated() {
+            let pace = (rep.end - rep.start) / (length / 1000)
+            v.details.append(MissionEvidence(.rep, index: index + 1, from: rep.from, to: rep.to, value: pace,
+                                             unit: "s/km", passed: true))
+            if index > 0 { rests.append(DistanceFormat.duration(rep.start - best[index - 1].end)) }
+        }
+        let paces = best.map { Pace.format(($0.end - $0.start) / (length / 1000)) }.joined(separator: ", ")
+        var sentence = "\(best.count) of \(reps) reps of \(Int(length.rounded())) m at \(Pace.format(maxPace))/km or faster"
+        if !best.isEmpty { sentence += " (\(paces)/km" + (rests.isEmpty ? ")" : "; rests \(rests.joined(separator: ", ")))") }
+        if let longest = restBreaks.max() {
+            sentence += "; a rest of \(DistanceFormat.duration(longest)) over the \(DistanceFormat.duration(maxRecovery)) limit restarted the count"
+        }
+        v.add(Double(best.count) / Double(reps), sentence)
+    }
+
+    /// Fartlek (record 0212): speed is the distance profile's slope over a centred 10 s window,
+    /// sampled every second. A surge is a stretch above 1.10 × the run's moving average speed that
+    /// reaches 1.15 × somewhere (hysteresis, so noise does not split one surge in two or make one).
+    /// Surges lasting at least the asked time (minus the slack) count. O(n + duration in s).
+    static func checkFartlek(surges: Int, minSurge: Seconds, metrics: RunMetrics, tolerance: MissionTolerance,
+                             _ v: inout Verdict) {
+        let found = FartlekDetector.surges(in: metrics.profile, averageSpeed: metrics.moving > 0 ? metrics.distance / metrics.moving : 0,
+                                           minDuration: max(0, minSurge - tolerance.surgeSlack))
+        v.count = MissionCount(done: min(found.count, surges), target: surges, unit: "surges")
+        for (index, s) in found.enumerated() {
+            v.details.append(MissionEvidence(.surge, index: index + 1, from: s.from, to: s.to, value: s.duration,
+                                             unit: "s", passed: true))
+        }
+        let list = found.prefix(8).map { "\(Int($0.duration.rounded())) s" }.joined(separator: ", ")
+        v.add(Double(found.count) / Double(surges),
+              "\(found.count) of \(surges) surges of \(Int(minSurge.rounded())) s or more well above your average speed"
+                + (found.isEmpty ? "" : " (\(list)\(found.count > 8 ? ", …" : ""))"))
+    }
+}
+
+/// Surge detection on a distance profile (record 0212).
+enum FartlekDetector {
+    /// Speed ratio to the run's moving average that starts a surge, and the one that ends it.
+    static let startRatio = 1.15
+    static let endRatio = 1.10
+    /// Width of the centred speed window, seconds.
+    static let window: Seconds = 10
+
+    struct Surge { let from: Meters; let to: Meters; let duration: Seconds }
+
+    static func surges(in profile: DistanceProfile, averageSpeed: Double, minDuration: Seconds) -> [Surge] {
+        let t = profile.times, d = profile.distances
+        guard t.count >= 2, averageSpeed > 0 else { return [] }
+        let t0 = t[0], t1 = t[t.count - 1]
+        // Monotone interpolation: each cursor only moves forward, so sampling is O(n + seconds).
+        var cursorLow = 0, cursorHigh = 0
+        func distance(at time: EpochSeconds, _ cursor: inout Int) -> Meters {
+            if time <= t0 { return d[0] }
+            if time >= t1 { return d[d.count - 1] }
+            while t[cursor + 1] < time { cursor += 1 }
+            let w = (time - t[cursor]) / (t[cursor + 1] - t[cursor])
+            return d[cursor] + w * (d[cursor + 1] - d[cursor])
+        }
+        var out: [Surge] = []
+        var inSurge = false
+        var start: EpochSeconds = 0
+        // A surge is timed between crossings of the lower (end) ratio, so both edges are measured
+        // alike: it starts where the speed last rose through 1.10 × before reaching 1.15 ×.
+        var aboveLowSince: EpochSeconds? = nil
+        let half = window / 2
+        var time = t0
+        while time <= t1 {
+            let a = max(t0, time - half), b = min(t1, time + half)
+            let speed = b > a ? (distance(at: b, &cursorHigh) - distance(at: a, &cursorLow)) / (b - a) : 0
+            let ratio = speed / averageSpeed
+            if ratio >= endRatio { if aboveLowSince == nil { aboveLowSince = time } } else { aboveLowSince = nil }
+            if !inSurge && ratio >= startRatio {
+                inSurge = true; start = aboveLowSince ?? time
+            } else if inSurge && (ratio < endRatio || time + 1 > t1) {
+                inSurge = false
+                if time - start >= minDuration {
+                    out.append(Surge(from: profile.distance(atTime: start), to: profile.distance(atTime: time), duration: time - start))
+                }
+            }
+            time += 1
+        }
+        return out
+    }
+}

@@ -1,0 +1,83 @@
+import RunusCore
+import Tracking
+
+extension MissionEvaluator {
+    /// Hills: climb with the metrics' elevation hysteresis (record 0103) on a height series that
+    /// only changes over moving segments: a drive or a lift up a hill, and drift while paused,
+    /// add nothing. Accepted from `ascentFraction` of the target (record 0211).
+    static func checkHills(minAscent: Meters, run: MissionRun, tolerance: MissionTolerance, _ v: inout Verdict) {
+        let gain: Meters
+        if run.hasPositions {
+            let moving = run.metrics.profile.moving
+            var heights: [Meters] = []
+            heights.reserveCapacity(run.elevations.count)
+            var last: Meters?
+            for (i, h) in run.elevations.enumerated() {
+                guard let h, h.isFinite else { continue }
+                if let previous = last, let level = heights.last {
+                    heights.append(moving?[i] ?? true ? level + (h - previous) : level)
+                } else {
+                    heights.append(h)
+                }
+                last = h
+            }
+            gain = climb(heights, threshold: run.configuration.elevationThreshold)
+        } else {
+            gain = run.metrics.elevationGain
+        }
+        let accepted = minAscent * tolerance.ascentFraction
+        v.add(gain / accepted,
+              "climbed \(Int(gain.rounded())) m of \(Int(minAscent.rounded())) m (\(Int(accepted.rounded())) m accepted for height error)",
+              MissionEvidence(.total, value: gain, unit: "m", passed: gain >= accepted))
+    }
+
+    /// Total climb in metres with hysteresis `threshold` (the rule of record 0103): a turn
+    /// counts once the height has moved `threshold` from the reference; in a confirmed
+    /// direction every new extreme ratchets the reference.
+    static func climb(_ heights: [Meters], threshold: Meters) -> Meters {
+        guard var reference = heights.first else { return 0 }
+        var up: Bool?
+        var gain: Meters = 0
+        for h in heights.dropFirst() {
+            if h - reference >= threshold && threshold > 0 || (up == true && h > reference) || (threshold == 0 && h > reference) {
+                gain += h - reference; reference = h; up = true
+            } else if reference - h >= threshold && threshold > 0 || (up == false && h < reference)
+                        || (threshold == 0 && h < reference) {
+                reference = h; up = false
+            }
+        }
+        return gain
+    }
+
+    /// Loop: the geodesic between the first and last counted fixes (vehicle ends already cut).
+    static func checkLoop(maxGap: Meters, run: MissionRun, _ v: inout Verdict) {
+        let last = run.latitudes.count - 1
+        let gap = Geodesy.distance(latitude1: run.latitudes[0], longitude1: run.longitudes[0],
+                                   latitude2: run.latitudes[last], longitude2: run.longitudes[last])
+        v.add(gap <= maxGap ? 1 : maxGap / gap,
+              "finished \(Int(gap.rounded())) m from the start (limit \(Int(maxGap.rounded())) m)",
+              MissionEvidence(.total, value: gap, unit: "m", passed: gap <= maxGap))
+    }
+
+    /// Explorer: the share of the counted distance lying on cells not in `visited` (record 0214).
+    static func checkExplorer(minNewFraction: Double, run: MissionRun, visited: Set<GridCell>, _ v: inout Verdict) {
+        var newDistance: Meters = 0, total: Meters = 0
+        var newCells = Set<GridCell>()
+        // Set look-ups only when the cell changes (about every 30 fixes at 1 Hz).
+        var last: GridCell?, lastIsNew = false
+        ExplorerGrid.forEachPiece(of: run) { cell, metres in
+            total += metres
+            if cell != last {
+                last = cell
+                lastIsNew = !visited.contains(cell)
+                if lastIsNew { newCells.insert(cell) }
+            }
+            if lastIsNew { newDistance += metres }
+        }
+        let share = total > 0 ? newDistance / total : 0
+        v.add(share / minNewFraction,
+              "\(Int((share * 100).rounded())) % of the distance (\(km(newDistance))) on \(newCells.count) cells "
+                + "never covered before (\(Int((minNewFraction * 100).rounded())) % asked)",
+              MissionEvidence(.cells, value: share, unit: "fraction", passed: share >= minNewFraction))
+    }
+}
