@@ -65,18 +65,20 @@ struct GradientBoostingTests {
     @Test("same seed, same model bit for bit, on one core or two; another seed with subsampling differs")
     func deterministic() throws {
         var c = Self.configuration()
-        c.baggingFraction = 0.7
+        c.baggingFraction = 0.9   // bags of ~18,000 rows: still two chunks
         c.baggingFrequency = 1
         c.featureFraction = 0.8
         c.numIterations = 15
-        let a = try GradientBoosting.fit(x: Self.train.x, y: Self.train.y, configuration: c)
-        let b = try GradientBoosting.fit(x: Self.train.x, y: Self.train.y, configuration: c)
+        // 20,000 rows: the root histogram is built in two chunks (parallelMinimumRows = 16,384).
+        let big = SyntheticTrees.make(rows: 20_000, seed: 17)
+        let a = try GradientBoosting.fit(x: big.x, y: big.y, configuration: c)
+        let b = try GradientBoosting.fit(x: big.x, y: big.y, configuration: c)
         c.parallel = false
-        let serial = try GradientBoosting.fit(x: Self.train.x, y: Self.train.y, configuration: c)
+        let serial = try GradientBoosting.fit(x: big.x, y: big.y, configuration: c)
         #expect(a.trees == b.trees)
         #expect(a.trees == serial.trees)
         c.seed = 12
-        let other = try GradientBoosting.fit(x: Self.train.x, y: Self.train.y, configuration: c)
+        let other = try GradientBoosting.fit(x: big.x, y: big.y, configuration: c)
         #expect(other.trees != a.trees)
     }
 

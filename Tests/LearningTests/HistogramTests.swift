@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Binning and histograms")
 struct HistogramTests {
-    static let data = SyntheticTrees.make(rows: 5_000, seed: 3)
+    static let data = SyntheticTrees.make(rows: 20_000, seed: 3)
 
     @Test("every value lands in the bin whose bounds hold it; NaN in the missing bin; at most max_bin bins")
     func binMapperBounds() {
@@ -69,20 +69,18 @@ struct HistogramTests {
             var out = [Double](repeating: .nan, count: size)
             rows.withUnsafeBufferPointer { r in
                 out.withUnsafeMutableBufferPointer { o in
-                    g.withUnsafeBufferPointer { gp in
-                        h.withUnsafeBufferPointer { hp in
-                            builder.build(into: o.baseAddress!, rows: r.baseAddress!, count: r.count, gradients: gp.baseAddress!, hessians: hp.baseAddress!)
-                        }
+                    interleaved(g, h).withUnsafeBufferPointer { gh in
+                        builder.build(into: o.baseAddress!, rows: r.baseAddress!, count: r.count, pairs: gh.baseAddress!)
                     }
                 }
             }
             return out
         }
         // Tolerance: two-chunk sums are added in another order than the naive loop; 1e-9 is far
-        // above that rounding (sums of ≤ 5,000 terms of size ≤ 0.5) and far below any bin's value.
+        // above that rounding (sums of ≤ 20,000 terms of size ≤ 0.5) and far below any bin's value.
         let tolerance = 1e-9
-        let parent = built(parentRows)       // 5,000 rows: two chunks
-        let child = built(childRows)         // 1,667 rows: one chunk
+        let parent = built(parentRows)       // 20,000 rows: two chunks
+        let child = built(childRows)         // 6,667 rows: one chunk
         #expect(zip(parent, naive(parentRows)).allSatisfy { abs($0 - $1) <= tolerance })
         #expect(zip(child, naive(childRows)).allSatisfy { abs($0 - $1) <= tolerance })
         var sibling = parent
@@ -106,7 +104,7 @@ struct HistogramTests {
         let rows = (0..<dataset.rows).map { Int32($0) }
         rows.withUnsafeBufferPointer { r in
             hist.withUnsafeMutableBufferPointer { o in
-                builder.build(into: o.baseAddress!, rows: r.baseAddress!, count: r.count, gradients: g, hessians: h)
+                builder.build(into: o.baseAddress!, rows: r.baseAddress!, count: r.count, pairs: interleaved(g, h))
             }
         }
         let G = g.reduce(0, +), H = h.reduce(0, +)
@@ -138,4 +136,11 @@ struct HistogramTests {
         // Tolerance: histogram sums versus row sums differ by rounding only.
         #expect(abs(s.gain - bestGain) <= 1e-6 * bestGain)
     }
+}
+
+/// (g, h) pairs in the layout `HistogramBuilder.build` reads.
+func interleaved(_ g: [Double], _ h: [Double]) -> [Double] {
+    var out: [Double] = []
+    for i in g.indices { out.append(g[i]); out.append(h[i]) }
+    return out
 }

@@ -85,8 +85,7 @@ public enum GradientBoosting {
         let positives = y.reduce(0, +)
         let initialScore = Logistic.logit(positives / Double(n))
         var scores = [Double](repeating: initialScore, count: n)
-        var gradients = [Double](repeating: 0, count: n)
-        var hessians = gradients
+        var pairs = [Double](repeating: 0, count: 2 * n)   // (g, h) of row r at 2r, 2r + 1
         var rng = SeededGenerator(seed: c.seed, stream: 0xBA6)
         var trees: [DecisionTree] = []
         var validationScores = [Double](repeating: 0, count: validation?.x.rowCount ?? 0)
@@ -100,7 +99,7 @@ public enum GradientBoosting {
 
         for round in 0..<c.numIterations {
             iterations = round + 1
-            computeGradients(scores: scores, labels: y, gradients: &gradients, hessians: &hessians, parallel: c.parallel)
+            computeGradients(scores: scores, labels: y, pairs: &pairs, parallel: c.parallel)
             if bagging && round % c.baggingFrequency == 0 {
                 var bag: [Int32] = []
                 for i in 0..<n {
@@ -110,10 +109,8 @@ public enum GradientBoosting {
                 grower.setRows(bag)
             }
             let featureUsed = sampleFeatures(p, fraction: c.featureFraction, rng: &rng)
-            var tree = gradients.withUnsafeBufferPointer { g in
-                hessians.withUnsafeBufferPointer { h in
-                    grower.grow(gradients: g.baseAddress!, hessians: h.baseAddress!, featureUsed: featureUsed, shrinkage: c.learningRate)
-                }
+            var tree = pairs.withUnsafeBufferPointer { gh in
+                grower.grow(pairs: gh.baseAddress!, featureUsed: featureUsed, shrinkage: c.learningRate)
             }
             if tree.leafCount == 1 && round > 0 { break }   // nothing left to split (LightGBM stops too)
             if round == 0 { tree.addBias(initialScore) }
@@ -144,20 +141,18 @@ public enum GradientBoosting {
     static let gradientBlock = 65_536
 
     /// g = σ(s) − y, h = σ(s)(1 − σ(s)), elementwise (so parallel blocks give the same values).
-    static func computeGradients(scores: [Double], labels: [Double], gradients: inout [Double], hessians: inout [Double], parallel: Bool) {
+    static func computeGradients(scores: [Double], labels: [Double], pairs: inout [Double], parallel: Bool) {
         let n = scores.count
         scores.withUnsafeBufferPointer { s in
             labels.withUnsafeBufferPointer { y in
-                gradients.withUnsafeMutableBufferPointer { g in
-                    hessians.withUnsafeMutableBufferPointer { h in
-                        let sp = s.baseAddress!, yp = y.baseAddress!, gp = g.baseAddress!, hp = h.baseAddress!
-                        let blocks = (n + gradientBlock - 1) / gradientBlock
-                        BinnedDataset.forEachChunk(blocks, parallel: parallel) { b in
-                            for i in (b * gradientBlock)..<min(n, (b + 1) * gradientBlock) {
-                                let prob = Logistic.sigmoid(sp[i])
-                                gp[i] = prob - yp[i]
-                                hp[i] = prob * (1 - prob)
-                            }
+                pairs.withUnsafeMutableBufferPointer { gh in
+                    let sp = s.baseAddress!, yp = y.baseAddress!, out = gh.baseAddress!
+                    let blocks = (n + gradientBlock - 1) / gradientBlock
+                    BinnedDataset.forEachChunk(blocks, parallel: parallel) { b in
+                        for i in (b * gradientBlock)..<min(n, (b + 1) * gradientBlock) {
+                            let prob = Logistic.sigmoid(sp[i])
+                            out[2 * i] = prob - yp[i]
+                            out[2 * i + 1] = prob * (1 - prob)
                         }
                     }
                 }

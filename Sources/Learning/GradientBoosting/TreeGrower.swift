@@ -62,17 +62,17 @@ final class TreeGrower {
     }
 
     /// Grows a tree on the current rows. Leaf values are `shrinkage × (−G/(H + λ))`.
-    func grow(gradients: UnsafePointer<Double>, hessians: UnsafePointer<Double>, featureUsed: [Bool],
+    func grow(pairs: UnsafePointer<Double>, featureUsed: [Bool],
               shrinkage: Double) -> DecisionTree {
         var g = 0.0, h = 0.0
-        for i in 0..<rowCount { let r = Int(rows[i]); g += gradients[r]; h += hessians[r] }
+        for i in 0..<rowCount { let r = Int(rows[i]); g += pairs[2 * r]; h += pairs[2 * r + 1] }
         var leaves = [Leaf(begin: 0, count: rowCount, gradient: g, hessian: h, depth: 0, parent: -1, isLeft: false, split: nil)]
         leaves.reserveCapacity(limits.numLeaves)
         var tree = DecisionTree(constant: 0)
         tree.leafCount = 1
         tree.shrinkage = shrinkage
         if canSplit(leaves[0]) {
-            builder.build(into: pool[0], rows: rows, count: rowCount, gradients: gradients, hessians: hessians)
+            builder.build(into: pool[0], rows: rows, count: rowCount, pairs: pairs)
             leaves[0].split = findSplit(0, leaves[0], featureUsed)
         }
         while leaves.count < limits.numLeaves {
@@ -113,7 +113,7 @@ final class TreeGrower {
             // then swap so that pool[l] is leaf l's histogram.
             let smallerIsLeft = split.leftCount <= split.rightCount
             let small = leaves[smallerIsLeft ? best : newLeaf]
-            builder.build(into: pool[newLeaf], rows: rows + small.begin, count: small.count, gradients: gradients, hessians: hessians)
+            builder.build(into: pool[newLeaf], rows: rows + small.begin, count: small.count, pairs: pairs)
             builder.subtract(pool[newLeaf], from: pool[best])
             if smallerIsLeft { pool.swapAt(best, newLeaf) }
             if leftOK { leaves[best].split = findSplit(best, leaves[best], featureUsed) }
