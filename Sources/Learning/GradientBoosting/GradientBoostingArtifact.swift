@@ -32,6 +32,8 @@ public struct GradientBoostingArtifact: Sendable {
     public let configuration: [String: Double]
     /// Named quality measures, finite.
     public let metrics: [String: Double]
+    /// Training rows and boosting rounds run, >= 0 (from the fit report; 0 for imported models).
+    public let trainingRows: Int, iterations: Int
 
     public init(model: GradientBoostingModel, modelVersion: String, featureNames: [String], featureSchemaHash: String,
                 fingerprint: String, seed: UInt64, configuration: GradientBoosting.Configuration? = nil,
@@ -51,10 +53,15 @@ public struct GradientBoostingArtifact: Sendable {
         self.seed = seed
         self.configuration = configuration.map(Self.describe) ?? [:]
         self.metrics = metrics
+        self.trainingRows = model.report?.rows ?? 0
+        self.iterations = model.report?.iterations ?? model.trees.count
     }
 
     init(model: GradientBoostingModel, modelVersion: String, featureNames: [String], featureSchemaHash: String,
-         fingerprint: String, seed: UInt64, configurationValues: [String: Double], metrics: [String: Double]) {
+         fingerprint: String, seed: UInt64, configurationValues: [String: Double], metrics: [String: Double],
+         trainingRows: Int, iterations: Int) {
+        self.trainingRows = trainingRows
+        self.iterations = iterations
         self.model = model
         self.modelVersion = modelVersion
         self.featureNames = featureNames
@@ -93,8 +100,8 @@ public struct GradientBoostingArtifact: Sendable {
             "feature_schema": .object(["names": .array(featureNames.map { .string($0) }), "hash": .string(featureSchemaHash)]),
             "parameters": .object(["objective": .string("binary"), "trees": .array(trees)]),
             "training": .object([
-                "fingerprint": .string(fingerprint), "rows": .number(Double(model.report?.rows ?? 0)),
-                "seed": .number(Double(seed)), "iterations": .number(Double(model.report?.iterations ?? model.trees.count)),
+                "fingerprint": .string(fingerprint), "rows": .number(Double(trainingRows)),
+                "seed": .number(Double(seed)), "iterations": .number(Double(iterations)),
                 "configuration": .object(configuration.mapValues { .number($0) }),
             ]),
             "metrics": .object(metrics.mapValues { .number($0) }),
@@ -152,7 +159,8 @@ public struct GradientBoostingArtifact: Sendable {
         if seed < 0 { throw LearningError.invalidArtifact(field: "training.seed", problem: "\(seed) must be >= 0") }
         return GradientBoostingArtifact(model: GradientBoostingModel(trees: trees, featureCount: names.count), modelVersion: try root.string("model_version"),
                                         featureNames: names, featureSchemaHash: try schema.string("hash"), fingerprint: try training.string("fingerprint"),
-                                        seed: UInt64(seed), configurationValues: configuration, metrics: metrics)
+                                        seed: UInt64(seed), configurationValues: configuration, metrics: metrics,
+                                        trainingRows: try training.int("rows"), iterations: try training.int("iterations"))
     }
 
     static func check(_ t: DecisionTree, place: String, features: Int) throws {
