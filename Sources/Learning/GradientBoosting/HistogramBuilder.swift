@@ -6,7 +6,7 @@
 /// the *smaller* child by brute force and gets its sibling by subtraction from the parent,
 /// O(bins) (`subtract`; LightGBM's histogram subtraction trick).
 ///
-/// Parallelism: a leaf with at least `parallelMinimumRows` rows is split into two fixed halves,
+/// Parallelism (docs/decisions/0311): a leaf with at least `parallelMinimumRows` rows is split into two fixed halves,
 /// each accumulated into its own buffer on its own core and added in a fixed order, so the sums
 /// (and hence the model) do not depend on how many threads actually ran.
 struct HistogramBuilder {
