@@ -120,3 +120,24 @@ bench-missions: deps
 # (needs ../shared/datasets or RUNUS_DATASETS; release build, a few minutes).
 missions-table: deps
 	RUNUS_MISSIONS_TABLE=1 $(SWIFT) test -c release -Xswiftc -enable-testing --disable-xctest --filter "RealTrackTests/table"
+
+# Learning benchmark (not a test; release build): our GBDT and logistic regression against
+# LightGBM, XGBoost and scikit-learn on the same synthetic data in the same run. The peers live in
+# scripts/.venv, created here; the data goes to var/ (not committed). BENCH_LEARN_ROWS=100000
+# BENCH_LEARN_NAME=synth_100k for the small set.
+PEERS_SCRIPT ?= ../shared/bench/peers.py
+BENCH_LEARN_ROWS ?= 1000000
+BENCH_LEARN_NAME ?= synth_1m
+BENCH_LEARN_DIR ?= $(VAR)/bench-learn
+BENCH_LEARN_VENV := scripts/.venv
+.PHONY: bench-learn
+bench-learn: deps
+	$(SWIFT) build -c release --product runus-bench-learn
+	@test -x $(BENCH_LEARN_VENV)/bin/python || python3 -m venv $(BENCH_LEARN_VENV)
+	@$(BENCH_LEARN_VENV)/bin/python -c "import numpy, sklearn, lightgbm, xgboost, threadpoolctl" 2>/dev/null \
+	  || $(BENCH_LEARN_VENV)/bin/pip install -q numpy scikit-learn lightgbm xgboost threadpoolctl
+	@mkdir -p $(BENCH_LEARN_DIR)
+	@test -f $(BENCH_LEARN_DIR)/$(BENCH_LEARN_NAME).json \
+	  || $(BENCH_LEARN_VENV)/bin/python $(PEERS_SCRIPT) gen --rows $(BENCH_LEARN_ROWS) --name $(BENCH_LEARN_NAME) --data-dir $(BENCH_LEARN_DIR)
+	$(BENCH_LEARN_VENV)/bin/python scripts/bench_learn.py --data $(BENCH_LEARN_DIR)/$(BENCH_LEARN_NAME).json \
+	  --peers-script $(PEERS_SCRIPT) --ours .build/release/runus-bench-learn --out $(BENCH_LEARN_DIR)/$(BENCH_LEARN_NAME)-results.json

@@ -39,6 +39,8 @@ let package = Package(
             "Engine", "Simulation", "Storage", "Server",
         ]),
         .executableTarget(name: "runus", dependencies: ["RunusCLI"]),
+        // `make bench-learn` only: our learners on the peer benchmark's data.
+        .executableTarget(name: "runus-bench-learn", dependencies: ["Learning"]),
 
         .testTarget(name: "RunusCoreTests", dependencies: ["RunusCore"]),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking"]),

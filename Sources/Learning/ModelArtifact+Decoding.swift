@@ -41,7 +41,7 @@ extension ModelArtifact {
 }
 
 /// Typed access to one JSON object, with errors that carry the dotted path of the field.
-private struct Fields {
+struct Fields {
     let members: [String: JSONValue]
     let path: String
 

@@ -6,10 +6,10 @@ import RunusCore
 @Suite("Batches are fast enough for the simulator")
 struct BatchInsertTests {
     /// Upper bound for 100k assignment inserts in one transaction in a debug build. Measured
-    /// 1.35–1.6 s on the loaded 2-core build machine (docs/decisions/0404); the bound only
-    /// catches a regression by an order of magnitude (e.g. a commit and fsync per row), not
-    /// noise from other jobs on the machine.
-    static let limitSeconds = 10.0
+    /// 1.35–1.6 s on the loaded 2-core build machine (docs/decisions/0404), once 15.6 s with
+    /// five other builds running; the bound only catches a regression of the kind it guards
+    /// against (a commit and fsync per row: 100k × 3.4 ms ≈ 340 s), not noise from other jobs.
+    static let limitSeconds = 60.0
 
     @Test("100,000 assignments in one transaction into a file database")
     func hundredThousandAssignments() throws {

@@ -1,0 +1,158 @@
+/// Grows one tree leaf-wise (best-first), LightGBM's `SerialTreeLearner::Train`: after each split
+/// only the two new leaves get histograms and split candidates, then the leaf with the largest
+/// gain among all leaves is split next, until `numLeaves` leaves exist or no leaf can be split.
+///
+/// Rows live in one index array in which every leaf is a contiguous range; splitting a leaf is a
+/// stable partition of its range (LightGBM's `DataPartition`). The caller updates training
+/// scores from those ranges (`leafRanges`), without sending rows back through the tree.
+final class TreeGrower {
+    struct Limits {
+        /// Maximum leaves per tree, >= 2.
+        var numLeaves: Int
+        /// Maximum depth of a leaf (root = 0); <= 0 means unlimited.
+        var maxDepth: Int
+    }
+
+    private struct Leaf {
+        var begin: Int
+        var count: Int
+        var gradient: Double
+        var hessian: Double
+        var depth: Int
+        /// Internal node whose child this leaf is, or -1 for the root.
+        var parent: Int
+        var isLeft: Bool
+        var split: SplitInfo?
+    }
+
+    let data: BinnedDataset
+    let splitter: Splitter
+    let limits: Limits
+    private let builder: HistogramBuilder
+    private var pool: [UnsafeMutablePointer<Double>]
+    /// Row indices of the current bag; leaf ranges index into it.
+    let rows: UnsafeMutablePointer<Int32>
+    private let spare: UnsafeMutablePointer<Int32>
+    private(set) var rowCount = 0
+    /// `(begin, count)` in `rows` of each leaf of the last grown tree, by leaf index.
+    private(set) var leafRanges: [(begin: Int, count: Int)] = []
+
+    init(data: BinnedDataset, splitter: Splitter, limits: Limits, parallel: Bool) {
+        precondition(limits.numLeaves >= 2, "numLeaves \(limits.numLeaves) < 2")
+        self.data = data
+        self.splitter = splitter
+        self.limits = limits
+        self.builder = HistogramBuilder(data: data, parallel: parallel)
+        self.pool = (0..<limits.numLeaves).map { _ in .allocate(capacity: data.totalBins * HistogramBuilder.valuesPerBin) }
+        self.rows = .allocate(capacity: max(data.rows, 1))
+        self.spare = .allocate(capacity: max(data.rows, 1))
+    }
+
+    deinit {
+        builder.deallocate()
+        for p in pool { p.deallocate() }
+        rows.deallocate()
+        spare.deallocate()
+    }
+
+    /// Sets the rows the next trees are grown on (a bag), in increasing order.
+    func setRows(_ indices: [Int32]) {
+        indices.withUnsafeBufferPointer { rows.update(from: $0.baseAddress!, count: $0.count) }
+        rowCount = indices.count
+    }
+
+    /// Grows a tree on the current rows. Leaf values are `shrinkage × (−G/(H + λ))`.
+    func grow(pairs: UnsafePointer<Double>, featureUsed: [Bool],
+              shrinkage: Double) -> DecisionTree {
+        var g = 0.0, h = 0.0
+        for i in 0..<rowCount { let r = Int(rows[i]); g += pairs[2 * r]; h += pairs[2 * r + 1] }
+        var leaves = [Leaf(begin: 0, count: rowCount, gradient: g, hessian: h, depth: 0, parent: -1, isLeft: false, split: nil)]
+        leaves.reserveCapacity(limits.numLeaves)
+        var tree = DecisionTree(constant: 0)
+        tree.leafCount = 1
+        tree.shrinkage = shrinkage
+        if canSplit(leaves[0]) {
+            builder.build(into: pool[0], rows: rows, count: rowCount, pairs: pairs)
+            leaves[0].split = findSplit(0, leaves[0], featureUsed)
+        }
+        while leaves.count < limits.numLeaves {
+            var best = -1
+            for (l, leaf) in leaves.enumerated() {
+                guard let s = leaf.split else { continue }
+                if best < 0 || s.gain > leaves[best].split!.gain { best = l }
+            }
+            if best < 0 { break }
+            let split = leaves[best].split!
+            let parent = leaves[best]
+            let node = leaves.count - 1
+            let newLeaf = leaves.count
+            partition(begin: parent.begin, count: parent.count, split: split)
+            let mapper = data.mappers[split.feature]
+            tree.splitFeature.append(split.feature)
+            tree.threshold.append(mapper.upperBounds[split.thresholdBin])
+            let missing: DecisionTree.MissingType = mapper.hasMissing ? .nan : .none
+            tree.decisionType.append((missing.rawValue << 2) | (split.defaultLeft ? DecisionTree.defaultLeftMask : 0))
+            tree.leftChild.append(~best)
+            tree.rightChild.append(~newLeaf)
+            tree.splitGain.append(split.gain)
+            tree.internalValue.append(shrinkage * splitter.leafOutput(gradient: parent.gradient, hessian: parent.hessian))
+            tree.internalWeight.append(parent.hessian)
+            tree.internalCount.append(parent.count)
+            if parent.parent >= 0 {
+                if parent.isLeft { tree.leftChild[parent.parent] = node } else { tree.rightChild[parent.parent] = node }
+            }
+            leaves[best] = Leaf(begin: parent.begin, count: split.leftCount, gradient: split.leftGradient,
+                                hessian: split.leftHessian, depth: parent.depth + 1, parent: node, isLeft: true, split: nil)
+            leaves.append(Leaf(begin: parent.begin + split.leftCount, count: split.rightCount, gradient: split.rightGradient,
+                               hessian: split.rightHessian, depth: parent.depth + 1, parent: node, isLeft: false, split: nil))
+            if leaves.count == limits.numLeaves { break }
+            let leftOK = canSplit(leaves[best]), rightOK = canSplit(leaves[newLeaf])
+            if !leftOK && !rightOK { continue }
+            // Smaller child by brute force, sibling by subtraction: the parent's histogram sits in
+            // pool[best]; build the smaller child into pool[newLeaf], subtract it from the parent,
+            // then swap so that pool[l] is leaf l's histogram.
+            let smallerIsLeft = split.leftCount <= split.rightCount
+            let small = leaves[smallerIsLeft ? best : newLeaf]
+            builder.build(into: pool[newLeaf], rows: rows + small.begin, count: small.count, pairs: pairs)
+            builder.subtract(pool[newLeaf], from: pool[best])
+            if smallerIsLeft { pool.swapAt(best, newLeaf) }
+            if leftOK { leaves[best].split = findSplit(best, leaves[best], featureUsed) }
+            if rightOK { leaves[newLeaf].split = findSplit(newLeaf, leaves[newLeaf], featureUsed) }
+        }
+        tree.leafCount = leaves.count
+        tree.leafValue = leaves.map { shrinkage * splitter.leafOutput(gradient: $0.gradient, hessian: $0.hessian) }
+        tree.leafWeight = leaves.map(\.hessian)
+        tree.leafDataCount = leaves.map(\.count)
+        leafRanges = leaves.map { ($0.begin, $0.count) }
+        return tree
+    }
+
+    /// Checked before any histogram work (LightGBM does the same): enough rows and hessian for
+    /// two children, and depth below `maxDepth`.
+    private func canSplit(_ leaf: Leaf) -> Bool {
+        leaf.count >= 2 * splitter.minDataInLeaf && leaf.hessian >= 2 * splitter.minSumHessianInLeaf
+            && (limits.maxDepth <= 0 || leaf.depth < limits.maxDepth)
+    }
+
+    private func findSplit(_ l: Int, _ leaf: Leaf, _ featureUsed: [Bool]) -> SplitInfo? {
+        splitter.bestSplit(histogram: pool[l], gradient: leaf.gradient, hessian: leaf.hessian, count: leaf.count,
+                           featureUsed: featureUsed)
+    }
+
+    /// Stable partition of `rows[begin ..< begin + count]`: rows going left first.
+    private func partition(begin: Int, count: Int, split: SplitInfo) {
+        let p = data.features, bins = data.bins
+        let feature = split.feature, t = split.thresholdBin
+        let missingBin = data.mappers[feature].missingBin
+        let range = rows + begin
+        var left = 0, right = 0
+        for i in 0..<count {
+            let r = range[i]
+            let b = Int(bins[Int(r) * p + feature])
+            let goesLeft = b == missingBin ? split.defaultLeft : b <= t
+            if goesLeft { range[left] = r; left += 1 } else { spare[right] = r; right += 1 }
+        }
+        precondition(left == split.leftCount, "partition put \(left) rows left, the histogram said \(split.leftCount)")
+        (range + left).update(from: spare, count: right)
+    }
+}

@@ -1,0 +1,164 @@
+// runus-bench-learn: our GBDT and logistic regression on the peer benchmark's data (`peers.py gen`),
+// one model per process so that /usr/bin/time -v gives each its own peak memory. Prints one JSON
+// object per run on stdout; scripts/bench_learn.py runs it next to the Python peers.
+//
+//   runus-bench-learn gbdt --data DIR/synth_1m.json [--rounds 200] [--leaves 31] [--serial]
+//                          [--save-lightgbm PATH] [--latency-calls 2000]
+//   runus-bench-learn lr   --data DIR/synth_1m.json
+import Foundation
+import Learning
+
+struct Options {
+    var mode = ""
+    var data = ""
+    var rounds = 200
+    var leaves = 31
+    var parallel = true
+    var saveLightGBM: String?
+    var latencyCalls = 2_000
+}
+
+func parseOptions() -> Options {
+    var o = Options()
+    var args = CommandLine.arguments.dropFirst()
+    guard let mode = args.popFirst() else { usage() }
+    o.mode = mode
+    while let a = args.popFirst() {
+        switch a {
+        case "--data": o.data = args.popFirst() ?? ""
+        case "--rounds": o.rounds = Int(args.popFirst() ?? "") ?? 0
+        case "--leaves": o.leaves = Int(args.popFirst() ?? "") ?? 0
+        case "--serial": o.parallel = false
+        case "--save-lightgbm": o.saveLightGBM = args.popFirst()
+        case "--latency-calls": o.latencyCalls = Int(args.popFirst() ?? "") ?? 0
+        default: usage()
+        }
+    }
+    if o.data.isEmpty || o.rounds < 1 || o.leaves < 2 || o.latencyCalls < 1 { usage() }
+    return o
+}
+
+func usage() -> Never {
+    FileHandle.standardError.write("usage: runus-bench-learn gbdt|lr --data HEADER.json [--rounds N] [--leaves N] [--serial] [--save-lightgbm PATH] [--latency-calls N]\n".data(using: .utf8)!)
+    exit(2)
+}
+
+/// The `.f32` rows (label in column 0) and the split described by the JSON header.
+struct Dataset {
+    let all: [Float]
+    let rows: Int, cols: Int, train: Int
+    let featureNames: [String]
+
+    init(header path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let header = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
+        rows = header["n_rows"] as! Int
+        cols = header["n_cols"] as! Int
+        train = header["n_train"] as! Int
+        featureNames = header["feature_names"] as! [String]
+        let binary = url.deletingLastPathComponent().appendingPathComponent(header["binary_file"] as! String)
+        let bytes = try Data(contentsOf: binary)
+        precondition(bytes.count == rows * cols * 4, "\(binary.path): \(bytes.count) bytes, expected \(rows * cols * 4)")
+        all = bytes.withUnsafeBytes { raw in
+            Array(raw.bindMemory(to: Float.self))   // little-endian host
+        }
+    }
+
+    var trainTable: Float32Table { Float32Table(elements: all, rows: train, features: cols - 1, stride: cols, firstFeature: 1) }
+    var testTable: Float32Table { Float32Table(elements: all, rows: rows - train, features: cols - 1, stride: cols, firstFeature: 1, firstRow: train) }
+    func labels(_ t: Float32Table) -> [Double] { t.storedColumn(0) }
+}
+
+func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+}
+func percentile(_ xs: [Double], _ q: Double) -> Double {
+    let s = xs.sorted()
+    return s[min(s.count - 1, Int((q * Double(s.count - 1)).rounded()))]
+}
+func emit(_ object: [String: Any]) {
+    let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+    print(String(decoding: data, as: UTF8.self))
+}
+
+let options = parseOptions()
+BLASThreads.useOne()
+let loadStart = now()
+let dataset = try Dataset(header: options.data)
+let train = dataset.trainTable, test = dataset.testTable
+let yTrain = dataset.labels(train), yTest = dataset.labels(test)
+let loadSeconds = now() - loadStart
+
+switch options.mode {
+case "gbdt":
+    var c = GradientBoosting.Configuration()
+    c.numIterations = options.rounds
+    c.numLeaves = options.leaves
+    c.learningRate = 0.1
+    c.maxBin = 255
+    c.parallel = options.parallel
+    let cpu0 = cpuSeconds(), t0 = now()
+    let model = try GradientBoosting.fit(x: train, y: yTrain, configuration: c)
+    let fitSeconds = now() - t0, fitCPU = cpuSeconds() - cpu0
+    let p = model.probabilities(test)
+    let auc = try Metrics.rocAUC(labels: yTest, scores: p)
+    let loss = try Metrics.logLoss(labels: yTest, probabilities: p)
+    // Scoring latency: 50 candidate rows (consecutive test rows, as Double), one thread.
+    let width = dataset.cols - 1
+    let candidates = 50
+    var block = [Double](repeating: 0, count: candidates * width)
+    var out = [Double](repeating: 0, count: candidates)
+    var latencies: [Double] = []
+    latencies.reserveCapacity(options.latencyCalls)
+    var checksum = 0.0
+    for call in -200..<options.latencyCalls {
+        let first = (max(call, 0) * candidates) % (test.rowCount - candidates)
+        for i in 0..<candidates { for j in 0..<width { block[i * width + j] = test.value(row: first + i, feature: j) } }
+        let s = DispatchTime.now().uptimeNanoseconds
+        block.withUnsafeBufferPointer { b in
+            out.withUnsafeMutableBufferPointer { o in
+                model.predictor.rawScores(rows: b.baseAddress!, count: candidates, stride: width, into: o.baseAddress!)
+            }
+        }
+        let e = DispatchTime.now().uptimeNanoseconds
+        checksum += out[0]
+        if call >= 0 { latencies.append(Double(e - s) / 1e3) }
+    }
+    var single: [Double] = []
+    for call in 0..<options.latencyCalls {
+        let row = (0..<width).map { test.value(row: call % test.rowCount, feature: $0) }
+        let s = DispatchTime.now().uptimeNanoseconds
+        checksum += model.rawScore(row: row)
+        single.append(Double(DispatchTime.now().uptimeNanoseconds - s) / 1e3)
+    }
+    if let path = options.saveLightGBM {
+        try LightGBMModelText.write(model, featureNames: dataset.featureNames).write(toFile: path, atomically: true, encoding: .utf8)
+    }
+    let leaves = model.trees.map(\.leafCount).reduce(0, +)
+    emit(["peer": "runus_gbdt", "rows": dataset.rows, "fit_s": fitSeconds, "fit_cpu_s": fitCPU, "load_s": loadSeconds,
+          "auc": auc, "logloss": loss, "trees": model.trees.count, "leaves": leaves,
+          "score50_median_us": percentile(latencies, 0.5), "score50_p99_us": percentile(latencies, 0.99),
+          "score1_median_us": percentile(single, 0.5), "score1_p99_us": percentile(single, 0.99),
+          "parallel": options.parallel, "checksum": checksum])
+case "lr":
+    var x = Matrix(rows: train.rowCount, cols: train.featureCount)
+    x.withUnsafeMutableBufferPointer { xs in
+        for i in 0..<train.rowCount { for j in 0..<train.featureCount { xs[i * train.featureCount + j] = train.value(row: i, feature: j) } }
+    }
+    var c = LogisticRegression.Configuration()
+    c.l2 = 1.0   // scikit-learn C = 1
+    let cpu0 = cpuSeconds(), t0 = now()
+    let model = try LogisticRegression.fit(x: x, y: yTrain, configuration: c)
+    let fitSeconds = now() - t0, fitCPU = cpuSeconds() - cpu0
+    var xt = Matrix(rows: test.rowCount, cols: test.featureCount)
+    for i in 0..<test.rowCount { for j in 0..<test.featureCount { xt[i, j] = test.value(row: i, feature: j) } }
+    let p = model.probabilities(x: xt)
+    emit(["peer": "runus_lr", "rows": dataset.rows, "fit_s": fitSeconds, "fit_cpu_s": fitCPU, "load_s": loadSeconds,
+          "auc": try Metrics.rocAUC(labels: yTest, scores: p), "logloss": try Metrics.logLoss(labels: yTest, probabilities: p),
+          "iterations": model.fitReport?.iterations ?? -1])
+default:
+    usage()
+}
