@@ -8,6 +8,7 @@ public enum RunusCLI {
 
     static let commands: [any Command.Type] = [
         SimulateCommand.self, TrainCommand.self, ServeCommand.self, CallCommand.self, FeaturesCommand.self,
+        SegmentationCommand.self,
     ]
 
     /// Entry point of the executable.

@@ -27,11 +27,14 @@ public struct MetricsConfiguration: Sendable {
     /// Vehicle rule: slower gaps shorter than this inside a fast stretch stay part of it,
     /// seconds (default 30: traffic lights).
     public var vehicleGapTolerance: Seconds
+    /// Whether the activity classifier (record 0144) flags vehicle parts besides the speed
+    /// rule (default true).
+    public var classifyActivities: Bool
 
     public init(maxSpeed: Double = 12.5, pauseSpeed: Double = 0.5, resumeSpeed: Double = 1.0,
                 elevationThreshold: Meters = 5, runningCostKcalPerKgKm: Double = 1.0,
                 splitLength: Meters = 1000, vehicleSpeed: Double = 7.0, vehicleMinDuration: Seconds = 20,
-                vehicleGapTolerance: Seconds = 30) {
+                vehicleGapTolerance: Seconds = 30, classifyActivities: Bool = true) {
         precondition(maxSpeed > 0 && pauseSpeed >= 0 && resumeSpeed >= pauseSpeed,
                      "MetricsConfiguration: need maxSpeed > 0 and 0 <= pauseSpeed <= resumeSpeed")
         precondition(elevationThreshold >= 0 && runningCostKcalPerKgKm > 0 && splitLength > 0,
@@ -45,6 +48,7 @@ public struct MetricsConfiguration: Sendable {
         self.vehicleSpeed = vehicleSpeed
         self.vehicleMinDuration = vehicleMinDuration
         self.vehicleGapTolerance = vehicleGapTolerance
+        self.classifyActivities = classifyActivities
     }
 
     public static let `default` = MetricsConfiguration()
