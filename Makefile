@@ -73,3 +73,10 @@ docs: build
 
 clean:
 	rm -rf .build $(VAR)
+
+# Activity segmentation scored on the labelled real data, held out by person (docs/decisions/0145).
+# Reads $(DATASETS) (default: $RUNUS_DATASETS or ../shared/datasets); writes nothing.
+DATASETS ?= $(or $(RUNUS_DATASETS),../shared/datasets)
+.PHONY: segmentation-report
+segmentation-report: build
+	$(RELEASE_BIN) segmentation-report --datasets $(DATASETS) --per-sport 100 --folds 4 --seed 145
