@@ -2,8 +2,8 @@ import RunusCore
 
 /// Synthetic labelled movement for training the shipped classifier (record 0143): walks, runs,
 /// rides and vehicles (bus, car, train, traffic jams) as a phone logs them, with correlated GPS
-/// noise (σ 1.5–6 m, AR(1) 0.99 per second, as in the run simulator) and sampling intervals
-/// from 1 s to 60 s. Physics-level realism only; no real data.
+/// noise (σ 1.5–8 m, AR(1) coefficient 0.95 or 0.99 per second: old loggers jitter more than
+/// the phones of the run simulator) and sampling intervals from 1 s to 60 s. Physics-level realism only; no real data.
 public enum SyntheticActivities {
     /// Sampling intervals in seconds a track may be logged at (phones, watches, old loggers).
     static let samplingIntervals: [Seconds] = [1, 1, 1, 1, 2, 2, 3, 4, 5, 5, 10, 15, 30, 60]
@@ -53,7 +53,7 @@ public enum SyntheticActivities {
         }
         let dt = samplingIntervals[rng.int(in: 0...(samplingIntervals.count - 1))]
         let duration = rng.uniform(600, 1500)
-        let sigma = rng.uniform(1.5, 6), phi = 0.99
+        let sigma = rng.uniform(1.5, 8), phi = rng.bernoulli(0.5) ? 0.95 : 0.99
         let innovation = sigma * (1 - phi * phi).squareRoot()
         var noiseE = rng.gaussian() * sigma, noiseN = rng.gaussian() * sigma
         var east = 0.0, north = 0.0, heading = rng.uniform(0, 2 * .pi)

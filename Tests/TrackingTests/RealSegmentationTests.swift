@@ -32,15 +32,15 @@ enum SharedDatasets {
 @Suite("Activity segmentation on real labelled data", .enabled(if: SharedDatasets.hasTransport,
        "needs the GeoLife points in $RUNUS_DATASETS/transport (absent here)"))
 struct RealSegmentationTests {
-    /// A smoke check in a debug build: GeoLife's first 150,000 points (users 010 and 020, the
+    /// A smoke check in a debug build: GeoLife's first 80,000 points (users 010 and 020, the
     /// two with walks labelled, then the next users) and a few runners' runs, scored with the
     /// shipped synthetic-trained classifier, which never saw real data. The full held-out figure
     /// is `make segmentation-report` (record 0145).
     @Test("the shipped classifier tells foot from vehicle on real segments")
     func footVersusVehicle() throws {
-        var tracks = try LabelledTrackParser.geoLifePoints(try SharedDatasets.gunzip(SharedDatasets.transport, lines: 150_000))
+        var tracks = try LabelledTrackParser.geoLifePoints(try SharedDatasets.gunzip(SharedDatasets.transport, lines: 80_000))
         let runs = SharedDatasets.root + "/runners/tracks/runner_c"
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: runs)) ?? []).sorted().prefix(10)
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: runs)) ?? []).sorted().prefix(6)
         for file in files {
             let track = try LabelledTrackParser.trackCSV(try SharedDatasets.gunzip(runs + "/" + file))
             tracks.append(LabelledTrack(person: "runner_c", activity: .run, track: track))
