@@ -67,10 +67,11 @@ struct ActivityClassifierTests {
             #expect((matrix.recall(activity) ?? 0) >= 0.8, "\(activity)\n\(matrix.table)")
         }
         // Rides above 25 km/h for 20 s are vehicles to the speed rule (record 0106): cycle
-        // recall is low by design, but a ride must not pass for running or walking.
+        // recall is low by design, but a ride must mostly not pass for running or walking
+        // (25 %: short vehicle-looking stretches of a ride take a neighbour's label, record 0144).
         let cycleRow = matrix.counts[ActivityClass.cycle.rawValue]
         #expect(Double(cycleRow[ActivityClass.walk.rawValue] + cycleRow[ActivityClass.run.rawValue])
-                <= 0.2 * Double(cycleRow.reduce(0, +)), "\(matrix.table)")
+                <= 0.25 * Double(cycleRow.reduce(0, +)), "\(matrix.table)")
     }
 
     @Test("a synthetic vehicle leg between two runs is left out of the run record; the runs are kept")
@@ -139,4 +140,21 @@ func syntheticConfusion(seed: UInt64, perClass: Int) -> ConfusionMatrix {
         }
     }
     return matrix
+}
+
+@Suite("Short classifier vehicle stretches")
+struct ShortVehicleTests {
+    @Test("a vehicle stretch under the minimum takes its neighbour's label; a long one stays")
+    func suppression() {
+        let track = straightTrack([(1200, 3.0)])
+        let segments = [
+            ActivitySegment(range: 1...300, activity: .run, confidence: 0.9),
+            ActivitySegment(range: 301...500, activity: .vehicle, confidence: 0.6),   // 200 s
+            ActivitySegment(range: 501...600, activity: .run, confidence: 0.8),
+            ActivitySegment(range: 601...1200, activity: .vehicle, confidence: 0.7),  // 600 s
+        ]
+        let result = track.suppressShortVehicles(segments, minDuration: 360)
+        #expect(result.map(\.activity) == [.run, .vehicle])
+        #expect(result.map(\.range) == [1...600, 601...1200])
+    }
 }
