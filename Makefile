@@ -141,3 +141,10 @@ bench-learn: deps
 	  || $(BENCH_LEARN_VENV)/bin/python $(PEERS_SCRIPT) gen --rows $(BENCH_LEARN_ROWS) --name $(BENCH_LEARN_NAME) --data-dir $(BENCH_LEARN_DIR)
 	$(BENCH_LEARN_VENV)/bin/python scripts/bench_learn.py --data $(BENCH_LEARN_DIR)/$(BENCH_LEARN_NAME).json \
 	  --peers-script $(PEERS_SCRIPT) --ours .build/release/runus-bench-learn --out $(BENCH_LEARN_DIR)/$(BENCH_LEARN_NAME)-results.json
+
+# Activity segmentation scored on the labelled real data, held out by person (docs/decisions/0145).
+# Reads $(DATASETS) (default: $RUNUS_DATASETS or ../shared/datasets); writes nothing.
+DATASETS ?= $(or $(RUNUS_DATASETS),../shared/datasets)
+.PHONY: segmentation-report
+segmentation-report: build
+	$(RELEASE_BIN) segmentation-report --datasets $(DATASETS) --per-sport 100 --folds 4 --seed 145

@@ -27,11 +27,18 @@ public struct MetricsConfiguration: Sendable {
     /// Vehicle rule: slower gaps shorter than this inside a fast stretch stay part of it,
     /// seconds (default 30: traffic lights).
     public var vehicleGapTolerance: Seconds
+    /// Whether the activity classifier (record 0144) flags vehicle parts besides the speed
+    /// rule (default true).
+    public var classifyActivities: Bool
+    /// Shortest stretch of classifier `vehicle` windows that counts, seconds (default 360, two
+    /// to three windows; record 0144): a single stop-and-go window inside a run does not.
+    public var vehicleClassifierMinDuration: Seconds
 
     public init(maxSpeed: Double = 12.5, pauseSpeed: Double = 0.5, resumeSpeed: Double = 1.0,
                 elevationThreshold: Meters = 5, runningCostKcalPerKgKm: Double = 1.0,
                 splitLength: Meters = 1000, vehicleSpeed: Double = 7.0, vehicleMinDuration: Seconds = 20,
-                vehicleGapTolerance: Seconds = 30) {
+                vehicleGapTolerance: Seconds = 30, classifyActivities: Bool = true,
+                vehicleClassifierMinDuration: Seconds = 360) {
         precondition(maxSpeed > 0 && pauseSpeed >= 0 && resumeSpeed >= pauseSpeed,
                      "MetricsConfiguration: need maxSpeed > 0 and 0 <= pauseSpeed <= resumeSpeed")
         precondition(elevationThreshold >= 0 && runningCostKcalPerKgKm > 0 && splitLength > 0,
@@ -45,6 +52,8 @@ public struct MetricsConfiguration: Sendable {
         self.vehicleSpeed = vehicleSpeed
         self.vehicleMinDuration = vehicleMinDuration
         self.vehicleGapTolerance = vehicleGapTolerance
+        self.classifyActivities = classifyActivities
+        self.vehicleClassifierMinDuration = vehicleClassifierMinDuration
     }
 
     public static let `default` = MetricsConfiguration()

@@ -1,0 +1,132 @@
+import Foundation
+import RunusCore
+import Tracking
+
+/// `runus segmentation-report`: scores the activity classifier on the labelled real data
+/// (GeoLife transport modes and the runners' walks, runs and rides), held out by person
+/// (record 0145). Reads the dataset folder; writes nothing.
+enum SegmentationCommand: Command {
+    static let name = "segmentation-report"
+    static let abstract = "Score the activity classifier on labelled real tracks, held out by person."
+    static let usage = "[--datasets DIR] [--folds N] [--per-sport N] [--seed N]"
+    static let parser = ArgumentParser(options: [
+        .optional("datasets", "DIR", help: "Dataset folder (default: $RUNUS_DATASETS or ../shared/datasets)."),
+        .value("folds", "N", default: "4", help: "Person folds for the held-out evaluation."),
+        .value("per-sport", "N", default: "60", help: "Runner tracks read per runner and sport."),
+        .value("seed", "N", default: "145", help: "Seed of the fold assignment and the track draw."),
+    ])
+
+    static func run(_ arguments: ParsedArguments, output: OutputSink) throws -> ExitCode {
+        let root = arguments.string("datasets") ?? ProcessInfo.processInfo.environment["RUNUS_DATASETS"] ?? "../shared/datasets"
+        let folds = try arguments.int("folds", in: 2...20) ?? 4
+        let perSport = try arguments.int("per-sport", in: 1...10_000) ?? 60
+        let seed = UInt64(try arguments.int("seed", in: 0...Int(Int32.max)) ?? 145)
+        let tracks = try LabelledDataset.load(root: root, perSport: perSport, seed: seed, output: output)
+        report(tracks, folds: folds, seed: seed, output: output)
+        return .success
+    }
+
+    static func report(_ tracks: [LabelledTrack], folds: Int, seed: UInt64, output: OutputSink) {
+        var options = SegmentationEvaluation.Options()
+        options.folds = folds
+        options.seed = seed
+        let assignment = SegmentationEvaluation.folds(of: tracks, count: folds, seed: seed)
+        output.out("labelled tracks: \(tracks.count) from \(Set(tracks.map(\.person)).count) persons\n")
+        for c in ActivityClass.moving {
+            output.out("  \(c): \(tracks.filter { $0.activity == c }.count) tracks\n")
+        }
+        for k in 0..<folds {
+            let persons = assignment.filter { $0.value == k }.map(\.key).sorted()
+            output.out("fold \(k): \(persons.joined(separator: " "))\n")
+        }
+        let fixed = options
+        let matrices = ParallelMap.map(count: folds) { k in
+            SegmentationEvaluation.fold(k, of: tracks, assignment: assignment, options: fixed)
+        }
+        let heldOut = matrices.reduce(SegmentationEvaluation.Scores(), +)
+        show(heldOut, "Forest trained on real data of the other folds, scored on held-out persons", output: output)
+        let synthetic = SegmentationEvaluation.score(tracks, classifier: .default)
+        show(synthetic, "Shipped classifier (trained on synthetic tracks only), scored on all real tracks", output: output)
+    }
+
+    static func show(_ scores: SegmentationEvaluation.Scores, _ title: String, output: OutputSink) {
+        output.out("\n== \(title): per labelled segment ==\n")
+        output.out(scores.segments.table)
+        summary(scores.segments, output: output)
+        output.out("\n== \(title): per window (~2 min) ==\n")
+        output.out(scores.windows.table)
+        summary(scores.windows, output: output)
+    }
+
+    static func summary(_ m: ConfusionMatrix, output: OutputSink) {
+        for excluding in [true, false] {
+            let b = m.footVsVehicle(excludingStationary: excluding)
+            output.out("foot vs vehicle F1 (\(excluding ? "stationary windows left out" : "stationary counted as foot")): "
+                       + "foot \(fmt(b.footF1)), vehicle \(fmt(b.vehicleF1)) over \(b.windows)\n")
+        }
+    }
+
+    static func fmt(_ x: Double) -> String { String(format: "%.3f", x) }
+}
+
+/// Reads the labelled tracks of the evaluation from the dataset folder (read-only).
+enum LabelledDataset {
+    static func load(root: String, perSport: Int, seed: UInt64, output: OutputSink) throws -> [LabelledTrack] {
+        let geoLife = root + "/transport/points.csv.gz"
+        guard FileManager.default.fileExists(atPath: geoLife) else {
+            throw CLIError("\(geoLife): not found; pass --datasets DIR or set RUNUS_DATASETS")
+        }
+        var tracks = try LabelledTrackParser.geoLifePoints(try gunzip(geoLife))
+        let activities = root + "/runners/activities.csv"
+        let text = try String(contentsOfFile: activities, encoding: .utf8)
+        let lines = text.split(separator: "\n")
+        guard let header = lines.first.map(LabelledTrackParser.fields) else { throw CLIError("\(activities): empty") }
+        func column(_ name: String) throws -> Int {
+            guard let i = header.firstIndex(of: Substring(name)) else { throw CLIError("\(activities): no column '\(name)'") }
+            return i
+        }
+        let runnerC = try column("runner"), idC = try column("activity_id"), sportC = try column("sport")
+        let statusC = try column("track_status")
+        var byGroup: [String: [(runner: String, id: String, activity: ActivityClass)]] = [:]
+        for line in lines.dropFirst() {
+            let f = LabelledTrackParser.fields(line)
+            guard f.count > statusC, f[statusC] == "ok",
+                  let activity = LabelledTrackParser.activity(sport: String(f[sportC])) else { continue }
+            byGroup[f[runnerC] + "/" + f[sportC], default: []].append((String(f[runnerC]), String(f[idC]), activity))
+        }
+        var rng = SeededGenerator(seed: seed)
+        var chosen: [(runner: String, id: String, activity: ActivityClass)] = []
+        for key in byGroup.keys.sorted() {
+            var group = byGroup[key]!
+            group.shuffle(using: &rng)
+            chosen += group.prefix(perSport)
+        }
+        let progress = ProgressBar(total: chosen.count, label: "runner tracks", output: output)
+        for (n, c) in chosen.enumerated() {
+            let path = root + "/runners/tracks/\(c.runner)/\(c.id).csv.gz"
+            do {
+                let track = try LabelledTrackParser.trackCSV(try gunzip(path))
+                tracks.append(LabelledTrack(person: c.runner, activity: c.activity, track: track))
+            } catch let error as LabelledTrackError {
+                throw CLIError("\(path): \(error)")
+            }
+            progress.update(n + 1)
+        }
+        progress.finish()
+        return tracks
+    }
+
+    /// The text of a gzip file, via the system's `gzip -dc`.
+    static func gunzip(_ path: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        process.arguments = ["-dc", path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CLIError("\(path): gzip -dc failed (status \(process.terminationStatus))") }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

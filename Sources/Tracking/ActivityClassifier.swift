@@ -1,0 +1,149 @@
+import RunusCore
+
+/// Labels the parts of a track stationary / walk / run / cycle / vehicle (records 0140–0143).
+///
+/// The track is cut into windows of about `windowDuration` seconds (at least `minPoints` fixes,
+/// never across a gap longer than `maxGap`); a window whose net displacement speed is under
+/// `stationarySpeed` is stationary (a rule), any other is labelled by a random forest over its
+/// `SegmentFeatures`. Segments across a long gap take the label of the window before them.
+public struct ActivityClassifier: Sendable {
+    /// How tracks are cut into windows and when a window is stationary.
+    public var windowing = Windowing()
+
+    /// The trained forest over `SegmentFeatures.names`, labels indexing `ActivityClass.moving`.
+    public let forest: DecisionForest
+
+    public init(forest: DecisionForest) {
+        precondition(forest.classCount == ActivityClass.moving.count && forest.featureCount == Self.featureNames.count,
+                     "ActivityClassifier: forest must have \(ActivityClass.moving.count) classes and \(Self.featureNames.count) features")
+        self.forest = forest
+    }
+
+    /// Names of the forest's inputs: the window's own `SegmentFeatures`, then its context.
+    public static let featureNames = SegmentFeatures.names + [
+        "context_speed_p95_max_mps", "context_speed_p50_median_mps", "context_stop_fraction_mean",
+        "context_accel_p90_median_mps2",
+    ]
+    /// Windows on each side whose features form a window's context (3: about ±6 minutes; a
+    /// bus stop or a traffic jam looks like walking alone, not next to a fast stretch).
+    public static let contextWindows = 3
+
+    /// Forest inputs of consecutive windows of one part of a track: each window's features
+    /// followed by summaries over the windows within `contextWindows` of it (itself included).
+    public static func vectors(_ features: [SegmentFeatures]) -> [[Double]] {
+        let p95 = SegmentFeatures.names.firstIndex(of: "speed_p95_mps")!
+        let p50 = SegmentFeatures.names.firstIndex(of: "speed_p50_mps")!
+        let stop = SegmentFeatures.names.firstIndex(of: "stop_fraction")!
+        let accel = SegmentFeatures.names.firstIndex(of: "accel_p90_mps2")!
+        func median(_ xs: [Double]) -> Double { SegmentFeatures.percentile(xs.sorted(), 0.5) }
+        return features.indices.map { i in
+            let near = features[max(0, i - contextWindows)...min(features.count - 1, i + contextWindows)]
+            return features[i].values + [
+                near.map { $0.values[p95] }.max()!, median(near.map { $0.values[p50] }),
+                near.map { $0.values[stop] }.reduce(0, +) / Double(near.count), median(near.map { $0.values[accel] }),
+            ]
+        }
+    }
+
+    /// Labelled training inputs from one track of known `activity` (times increasing): its
+    /// windows' vectors, stationary windows left out (the rule decides them).
+    public static func trainingExamples(_ points: [TrackPoint], activity: ActivityClass,
+                                        windowing: Windowing = Windowing()) -> [(values: [Double], activity: ActivityClass)] {
+        guard points.count >= 2 else { return [] }
+        let features = windowing.windows(points, from: 0, through: points.count - 1).map { SegmentFeatures(points: points[$0]) }
+        return zip(features, vectors(features)).compactMap { f, v in
+            f.netSpeed >= windowing.stationarySpeed ? (v, activity) : nil
+        }
+    }
+
+    /// Trains a forest on labelled inputs (stationary ones are skipped: the rule decides them).
+    public init(training examples: [(values: [Double], activity: ActivityClass)],
+                parameters: DecisionForest.Parameters = .init()) {
+        let moving = examples.filter { $0.activity != .stationary }
+        precondition(!moving.isEmpty, "ActivityClassifier: no moving training windows")
+        let forest = DecisionForest(samples: moving.map(\.values),
+                                    labels: moving.map { ActivityClass.moving.firstIndex(of: $0.activity)! },
+                                    classCount: ActivityClass.moving.count, parameters: parameters)
+        self.init(forest: forest)
+    }
+
+    /// The shipped classifier: trained at first use on synthetic windows from
+    /// `SyntheticActivities` (seeded, so every process gets the same forest; record 0143).
+    public static let `default` = ActivityClassifier(training: SyntheticActivities.trainingWindows(seed: 143))
+
+    /// Label of one window from its features and forest inputs (`vectors`).
+    public func classify(_ features: SegmentFeatures, vector: [Double]) -> (activity: ActivityClass, probability: Double) {
+        if features.netSpeed < windowing.stationarySpeed { return (.stationary, 1) }
+        let (label, p) = forest.predict(vector)
+        return (ActivityClass.moving[label], p)
+    }
+
+    /// Labelled parts of `points[lo...hi]` (times strictly increasing, e.g. a cleaned track):
+    /// one `ActivitySegment` per window, neighbours with the same label merged, together
+    /// covering points lo+1…hi.
+    public func segments(_ points: [TrackPoint], from lo: Int, through hi: Int) -> [ActivitySegment] {
+        guard hi > lo else { return [] }
+        var labels = [ActivityClass?](repeating: nil, count: hi - lo + 1)
+        var confidence = [Double](repeating: 1, count: hi - lo + 1)
+        let windows = windowing.windows(points, from: lo, through: hi)
+        let features = windows.map { SegmentFeatures(points: points[$0]) }
+        for (k, vector) in Self.vectors(features).enumerated() {
+            let w = windows[k]
+            let (activity, p) = classify(features[k], vector: vector)
+            for i in (w.lowerBound + 1)...w.upperBound { labels[i - lo] = activity; confidence[i - lo] = p }
+        }
+        // Gap segments: the label before them, else the first label after, else stationary.
+        var previous: ActivityClass? = nil
+        for k in 1..<labels.count {
+            if let l = labels[k] { previous = l } else if let previous { labels[k] = previous }
+        }
+        let firstLabel = labels.dropFirst().first { $0 != nil } ?? nil
+        var result: [ActivitySegment] = []
+        var start = lo + 1
+        for i in (lo + 1)...hi {
+            let current = labels[i - lo] ?? firstLabel ?? .stationary
+            let next = i < hi ? labels[i + 1 - lo] ?? firstLabel ?? .stationary : nil
+            if next != current {
+                result.append(ActivitySegment(range: start...i, activity: current, confidence: confidence[i - lo]))
+                start = i + 1
+            }
+        }
+        return result
+    }
+
+    /// Cutting a track into windows (record 0141).
+    public struct Windowing: Sendable {
+        /// Window length in seconds, > 0 (default 120, record 0141).
+        public var windowDuration: Seconds = 120
+        /// Fewest fixes in a window, ≥ 2 (default 5: sparse loggers get longer windows).
+        public var minPoints = 5
+        /// Longest step kept inside a window in seconds (default 300): longer is a dropout.
+        public var maxGap: Seconds = 300
+        /// Net speed in m/s under which a window is stationary (default 0.3, record 0141).
+        public var stationarySpeed = 0.3
+
+        public init() {}
+
+        /// Windows of `points[lo...hi]` as point-index ranges [a, e]: the window owns the segments
+        /// ending at a+1…e; consecutive windows share their boundary fix. Times must increase.
+        public func windows(_ points: [TrackPoint], from lo: Int, through hi: Int) -> [ClosedRange<Int>] {
+            var result: [ClosedRange<Int>] = []
+            var s = lo
+            while s < hi {
+                var runEnd = s
+                while runEnd < hi && points[runEnd + 1].time - points[runEnd].time <= maxGap { runEnd += 1 }
+                if runEnd == s { s += 1; continue }
+                var a = s
+                while a < runEnd {
+                    var e = a + 1
+                    while e < runEnd && (points[e].time - points[a].time < windowDuration || e - a < minPoints - 1) { e += 1 }
+                    if runEnd - e < minPoints - 1 || points[runEnd].time - points[e].time < windowDuration / 2 { e = runEnd }
+                    result.append(a...e)
+                    a = e
+                }
+                s = runEnd + 1
+            }
+            return result
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import RunusCore
+
+/// Held-out evaluation of the activity classifier by person (record 0145): every person's
+/// tracks fall in exactly one fold; a fold is scored by a classifier trained on the other
+/// folds, so no person is ever both trained and tested on. Windows are the unit scored.
+public enum SegmentationEvaluation {
+    public struct Options: Sendable {
+        /// Number of person folds, ≥ 2 (default 4).
+        public var folds = 4
+        /// Seed of the fold assignment and of the training subsample.
+        public var seed: UInt64 = 145
+        /// Cap on training windows per class and fold (default 4000), so that a person with
+        /// thousands of tracks does not dominate and training stays fast.
+        public var maxWindowsPerClass = 4000
+        public var forest = DecisionForest.Parameters()
+        public init() {}
+    }
+
+    /// Fold of each person: persons with foot tracks and the others are shuffled separately and
+    /// dealt round-robin, so every fold holds foot and vehicle examples when there are enough.
+    public static func folds(of tracks: [LabelledTrack], count: Int, seed: UInt64) -> [String: Int] {
+        precondition(count >= 2, "SegmentationEvaluation.folds: need at least 2 folds, got \(count)")
+        let foot = Set(tracks.filter { $0.activity.isOnFoot }.map(\.person))
+        let others = Set(tracks.map(\.person)).subtracting(foot)
+        var rng = SeededGenerator(seed: seed)
+        var assignment: [String: Int] = [:]
+        var next = 0
+        for group in [foot.sorted(), others.sorted()] {
+            var g = group
+            g.shuffle(using: &rng)
+            for person in g { assignment[person] = next % count; next += 1 }
+        }
+        return assignment
+    }
+
+    /// Labelled training inputs of cleaned tracks (stationary windows left out), at most
+    /// `maxPerClass` per class, drawn with `seed`.
+    public static func trainingWindows(_ tracks: [LabelledTrack], maxPerClass: Int,
+                                       seed: UInt64) -> [(values: [Double], activity: ActivityClass)] {
+        var byClass: [ActivityClass: [[Double]]] = [:]
+        for labelled in tracks {
+            for example in ActivityClassifier.trainingExamples(labelled.track.cleaned().points, activity: labelled.activity) {
+                byClass[labelled.activity, default: []].append(example.values)
+            }
+        }
+        var rng = SeededGenerator(seed: seed)
+        var result: [(values: [Double], activity: ActivityClass)] = []
+        for activity in ActivityClass.moving {
+            var windows = byClass[activity] ?? []
+            if windows.count > maxPerClass { windows.shuffle(using: &rng); windows.removeLast(windows.count - maxPerClass) }
+            result += windows.map { ($0, activity) }
+        }
+        return result
+    }
+
+    /// Confusion matrices at two levels: per window, and per labelled segment (one labelled
+    /// track: GeoLife segment or runner activity), whose prediction is the moving class that
+    /// covers most of its distance (stationary only when no window moves): what decides how
+    /// much of it a run record would count.
+    public struct Scores: Sendable {
+        public var windows = ConfusionMatrix()
+        public var segments = ConfusionMatrix()
+        public init() {}
+        public static func + (a: Scores, b: Scores) -> Scores {
+            var c = a
+            c.windows = a.windows + b.windows
+            c.segments = a.segments + b.segments
+            return c
+        }
+    }
+
+    /// Scores `classifier` on `tracks` as `RunMetrics` would use it: each track is cleaned,
+    /// labelled by `Track.activitySegments`, and each window counts once with the label most
+    /// of its segments got.
+    public static func score(_ tracks: [LabelledTrack], classifier: ActivityClassifier,
+                             configuration: MetricsConfiguration = .default) -> Scores {
+        var scores = Scores()
+        for labelled in tracks {
+            let cleaned = labelled.track.cleaned(configuration: configuration)
+            let n = cleaned.points.count
+            guard n >= 2 else { continue }
+            var label = [ActivityClass](repeating: .stationary, count: n)
+            for s in cleaned.activitySegments(configuration: configuration, classifier: classifier) {
+                for i in s.range { label[i] = s.activity }
+            }
+            var trackVotes = [Double](repeating: 0, count: ActivityClass.allCases.count)
+            for w in classifier.windowing.windows(cleaned.points, from: 0, through: n - 1) {
+                var votes = [Int](repeating: 0, count: ActivityClass.allCases.count)
+                for i in (w.lowerBound + 1)...w.upperBound { votes[label[i].rawValue] += 1 }
+                let predicted = ActivityClass(rawValue: votes.indices.max { votes[$0] < votes[$1] }!)!
+                scores.windows.add(truth: labelled.activity, predicted: predicted)
+                var path: Meters = 0
+                for i in (w.lowerBound + 1)...w.upperBound {
+                    let a = cleaned.points[i - 1], b = cleaned.points[i]
+                    path += Geodesy.localDistance(latitude1: a.latitude, longitude1: a.longitude,
+                                                  latitude2: b.latitude, longitude2: b.longitude)
+                }
+                trackVotes[predicted.rawValue] += path
+            }
+            let moving = trackVotes.indices.dropFirst()
+            let best = moving.max { trackVotes[$0] < trackVotes[$1] || (trackVotes[$0] == trackVotes[$1] && $0 > $1) }!
+            scores.segments.add(truth: labelled.activity, predicted: trackVotes[best] > 0 ? ActivityClass(rawValue: best)! : .stationary)
+        }
+        return scores
+    }
+
+    /// One fold: trains on the other folds' persons and scores this fold's.
+    public static func fold(_ k: Int, of tracks: [LabelledTrack], assignment: [String: Int],
+                            options: Options) -> Scores {
+        let train = tracks.filter { assignment[$0.person] != k }
+        let test = tracks.filter { assignment[$0.person] == k }
+        let windows = trainingWindows(train, maxPerClass: options.maxWindowsPerClass,
+                                      seed: options.seed &+ UInt64(k))
+        let classifier = ActivityClassifier(training: windows, parameters: options.forest)
+        return score(test, classifier: classifier)
+    }
+}

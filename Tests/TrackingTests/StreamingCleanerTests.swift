@@ -1,0 +1,33 @@
+import Testing
+import RunusCore
+@testable import Tracking
+
+@Suite("Streaming cleaner")
+struct StreamingCleanerTests {
+    @Test("after every prefix the streaming cleaner equals the batch cleaner", arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func equalsBatchAtEveryPrefix(seed: UInt64) {
+        var rng = SeededGenerator(seed: seed)
+        var points: [TrackPoint] = []
+        var t = 1_800_000_000.0, lat = 48.0, lon = 2.0
+        for _ in 0..<300 {
+            switch rng.uniform() {
+            case ..<0.05: t -= rng.uniform(0, 5)                     // out of order
+            case ..<0.08: break                                       // duplicate time
+            default: t += rng.uniform(0.5, 5)
+            }
+            lat += rng.gaussian(mean: 0, sd: 0.00003); lon += rng.gaussian(mean: 0, sd: 0.00003)
+            var p = TrackPoint(time: t, latitude: lat, longitude: lon)
+            if rng.bernoulli(0.06) { p.latitude += rng.uniform(-0.01, 0.01) }   // a jump of up to ~1 km
+            if rng.bernoulli(0.01) { p.latitude = .nan }
+            if rng.bernoulli(0.03) { lat += 0.001 }                             // a sustained shift
+            points.append(p)
+        }
+        var cleaner = StreamingCleaner()
+        for n in 1...points.count {
+            cleaner.append(points[n - 1])
+            let batch = Track(points: Array(points[..<n])).cleaned().points
+            #expect(cleaner.points == batch, "prefix \(n)")
+            if cleaner.points != batch { break }
+        }
+    }
+}
