@@ -22,7 +22,7 @@ SIM_START ?= 2026-06-01
 # One BLAS thread per request: parallelism comes from concurrent work (docs/decisions/0006).
 export OPENBLAS_NUM_THREADS ?= 1
 
-.PHONY: run test build deps db model check-model docs protocol-docs bench-daemon clean eval-race-times
+.PHONY: run test build deps db model check-model docs protocol-docs bench-daemon clean eval-race-times bench-races
 
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
@@ -148,3 +148,15 @@ DATASETS ?= $(or $(RUNUS_DATASETS),../shared/datasets)
 .PHONY: segmentation-report
 segmentation-report: build
 	$(RELEASE_BIN) segmentation-report --datasets $(DATASETS) --per-sport 100 --folds 4 --seed 145
+
+# Live races under load: 1000 runners in 100 rooms, a point a second each, against a daemon
+# started here on a copy of the default database (release build). Prints the position-to-ranking
+# delay percentiles and the daemon's CPU share.
+RACE_PORT ?= 7979
+RACE_SECONDS ?= 30
+bench-races: build $(DB)
+	@rm -f $(VAR)/race-bench.sqlite*; cp $(DB) $(VAR)/race-bench.sqlite
+	@$(RELEASE_BIN) serve --db $(VAR)/race-bench.sqlite --model $(MODEL) --listen 127.0.0.1:$(RACE_PORT) > $(VAR)/race-bench.out 2> $(VAR)/race-bench.log & \
+	pid=$$!; for i in $$(seq 1 100); do grep -q listening $(VAR)/race-bench.out 2>/dev/null && break; sleep 0.1; done; \
+	$(RELEASE_BIN) race-loadtest --addr 127.0.0.1:$(RACE_PORT) --rooms 100 --runners-per-room 10 --duration $(RACE_SECONDS) --server-pid $$pid; \
+	status=$$?; kill -TERM $$pid; wait $$pid; exit $$status

@@ -122,7 +122,12 @@ final class RaceOperations: Sendable {
         let token = try request.string("participant_token")
         let track = try WireTrack.track(from: request.optional("points"), op: "race.position")
         let events = try call(race) { try service.position(race, token: token, points: track.points, now: clock.now()) }
-        publish(race, events)
+        // Rankings caused by this position name the runner and the newest point, so a client can
+        // tell when its update went out (the race load test measures that delay).
+        let cause: JSONValue? = try? call(race) { try service.participant(race, token: token) }.map { user in
+            ["user": .string(user), "point_time": track.points.last.map { .number($0.time) } ?? .null]
+        }
+        publish(race, events, cause: cause)
         return ["race_id": .string(race), "accepted": .number(Double(track.points.count))]
     }
 
@@ -152,12 +157,17 @@ final class RaceOperations: Sendable {
         }
     }
 
-    func publish(_ race: String, _ events: [RaceEvent]) {
+    func publish(_ race: String, _ events: [RaceEvent], cause: JSONValue? = nil) {
         guard !events.isEmpty else { return }
         let targets = watchers.withLock { $0[race] ?? [] }
         guard !targets.isEmpty else { return }
         for event in events {
-            var line = JSONWriter.bytes(Self.eventJSON(race, event, now: clock.now()))
+            var json = Self.eventJSON(race, event, now: clock.now())
+            if case .ranking = event, let cause, case .object(var members) = json {
+                members["cause"] = cause
+                json = .object(members)
+            }
+            var line = JSONWriter.bytes(json)
             line.append(0x0A)
             var gone: [UInt64] = []
             for id in targets where !pusher.push(connectionID: id, line: line) { gone.append(id) }

@@ -4,6 +4,7 @@ import Engine
 import Server
 import Storage
 import Learning
+import Tracking
 import Synchronization
 
 /// `runus serve`: the daemon.
@@ -62,6 +63,9 @@ enum ServeCommand: Command {
         configuration.log = log
 
         BLASThreads.useOne()  // one BLAS thread per request; parallelism from requests (record 0006)
+        // The activity classifier trains itself on synthetic tracks at first use (record 0143):
+        // do it now, not inside the first request (it took ~400 ms there).
+        _ = ActivityClassifier.default
         let modelDirectory = try arguments.require("model")
         let artifact = try ModelFiles.read(from: modelDirectory)
         let store = try SQLiteStore(path: try arguments.require("db"))

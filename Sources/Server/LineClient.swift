@@ -15,6 +15,8 @@ public final class LineClient {
     /// Longest answer line accepted, in bytes (default 64 MiB).
     public var maximumAnswerBytes = 64 * 1024 * 1024
     private var fd: Int32
+    /// The socket, for callers that multiplex several clients on one epoll loop (load tools).
+    var fileDescriptor: Int32 { fd }
     private var input: [UInt8] = []
     private var inputStart = 0
     private var scanned = 0

@@ -100,6 +100,9 @@ public struct RaceRoom<Tracker: RaceDistanceTracker>: Sendable {
 
     public var participants: [UserID] { runners.filter { !$0.left }.map(\.userID) }
 
+    /// The runner a participant token belongs to.
+    public func participant(token: String) -> UserID? { runners.first { $0.token == token }?.userID }
+
     /// Adds a runner before the start; `token` authenticates their positions later.
     public mutating func join(user: UserID, token: String, now: EpochSeconds) throws -> [RaceEvent] {
         guard phase == .waiting else { throw phase == .finished ? RaceError.finished : RaceError.alreadyStarted }

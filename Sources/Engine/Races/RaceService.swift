@@ -89,6 +89,11 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
         try update(id, now: now) { try $0.position(token: token, points: points, now: now) }
     }
 
+    /// The runner a participant token belongs to in race `id`.
+    public func participant(_ id: String, token: String) throws -> UserID? {
+        try box(id).state.withLock { $0.room.participant(token: token) }
+    }
+
     /// Advances every room's clock; returns the events per race id.
     public func tick(now: EpochSeconds) -> [(String, [RaceEvent])] {
         let ids = rooms.withLock { Array($0.keys).sorted() }
