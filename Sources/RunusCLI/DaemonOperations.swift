@@ -101,9 +101,17 @@ struct DaemonOperations: Sendable {
             }
             refresh = b
         }
-        let answer: (day: CivilDate, missions: [TodayMission])
+        var withStretch = false
+        if let value = request.optional("stretch") {
+            guard let b = value.boolValue else {
+                throw RequestError.badRequest("missions.today: parameter 'stretch' is \(value.typeName), expected true or false")
+            }
+            withStretch = b
+        }
+        var answer: (day: CivilDate, missions: [TodayMission])
         do {
             answer = try missions.today(user: user, day: day, count: count, now: clock.now(), refresh: refresh)
+            if !withStretch { answer.missions.removeAll { $0.isStretch } }
         } catch EngineError.unknownUser(let id) {
             throw Self.unknownUser("missions.today", id)
         }
