@@ -80,13 +80,7 @@ struct DaemonOperations: Sendable {
     func missionsToday(_ request: Request) throws -> JSONValue {
         let user = try request.string("user")
         guard !user.isEmpty else { throw RequestError.badRequest("missions.today: parameter 'user' is empty") }
-        var day: CivilDate?
-        if let value = request.optional("date") {
-            guard let text = value.stringValue, let parsed = CivilDate(iso: text) else {
-                throw RequestError.badRequest("missions.today: parameter 'date' is \(JSONWriter.string(value).prefix(40)), expected \"YYYY-MM-DD\"")
-            }
-            day = parsed
-        }
+        let day = try Self.day(request, "date")
         var count = Self.defaultMissionCount
         if request.optional("k") != nil {
             count = try request.int("k")
@@ -94,20 +88,8 @@ struct DaemonOperations: Sendable {
                 throw RequestError.badRequest("missions.today: parameter 'k' is \(count), expected \(Self.missionCountRange.lowerBound)...\(Self.missionCountRange.upperBound)")
             }
         }
-        var refresh = false
-        if let value = request.optional("refresh") {
-            guard let b = value.boolValue else {
-                throw RequestError.badRequest("missions.today: parameter 'refresh' is \(value.typeName), expected true or false")
-            }
-            refresh = b
-        }
-        var withStretch = false
-        if let value = request.optional("stretch") {
-            guard let b = value.boolValue else {
-                throw RequestError.badRequest("missions.today: parameter 'stretch' is \(value.typeName), expected true or false")
-            }
-            withStretch = b
-        }
+        let refresh = try Self.optionalBool(request, "refresh") ?? false
+        let withStretch = try Self.optionalBool(request, "stretch") ?? false
         var answer: (day: CivilDate, missions: [TodayMission])
         do {
             answer = try missions.today(user: user, day: day, count: count, now: clock.now(), refresh: refresh)
@@ -145,6 +127,14 @@ struct DaemonOperations: Sendable {
             throw RequestError.badRequest("\(request.op): parameter '\(key)' is \(JSONWriter.string(value).prefix(40)), expected \"YYYY-MM-DD\"")
         }
         return day
+    }
+
+    static func optionalBool(_ request: Request, _ key: String) throws -> Bool? {
+        guard let value = request.optional(key) else { return nil }
+        guard let b = value.boolValue else {
+            throw RequestError.badRequest("\(request.op): parameter '\(key)' is \(value.typeName), expected true or false")
+        }
+        return b
     }
 
     static func optionalNumber(_ request: Request, _ key: String, _ range: ClosedRange<Double>) throws -> Double? {

@@ -74,11 +74,7 @@ final class RaceOperations: Sendable {
                 throw RequestError.badRequest("race.create: capacity \(capacity) is outside 2...1000")
             }
         }
-        var isPublic = true
-        if let value = request.optional("public") {
-            guard let b = value.boolValue else { throw RequestError.badRequest("race.create: 'public' must be true or false") }
-            isPublic = b
-        }
+        let isPublic = try DaemonOperations.optionalBool(request, "public") ?? true
         let id = "race-\(nextRace.add(1, ordering: .relaxed).oldValue)"
         try service.create(RaceSettings(id: id, name: name, distance: distance, startTime: start, capacity: capacity, isPublic: isPublic))
         return Self.summaryJSON(try service.summary(id))
