@@ -2,7 +2,7 @@ import RunusCore
 import Features
 import Missions
 
-/// Candidate missions around a runner's current ability, for every kind: a ladder of targets
+/// Candidate missions around a runner's current ability, for every kind of `MissionFeatures.kinds`: a ladder of targets
 /// from easy to hard, rounded to values people like to read (0.5 km, 5 minutes, whole seconds).
 public enum CandidateGenerator {
     /// Multipliers of the runner's endurance for distance-like targets.
@@ -34,6 +34,44 @@ public enum CandidateGenerator {
                 add(.distanceInTime(distance: d, maxDuration: (seconds / 10).rounded() * 10))
             }
         }
+        addSchemaV2Kinds(state: state, add)
         return out
+    }
+
+    /// Multiples of the longest run of 28 days for long-run targets (the check's range is 1…3).
+    static let longRunLadder: [Double] = [1.0, 1.05, 1.1, 1.15, 1.2, 1.3, 1.4, 1.5]
+    /// Multiples of the typical pace for recovery floors (≥ 1: slower than usual).
+    static let recoveryPaceLadder: [Double] = [1.0, 1.05, 1.1, 1.15, 1.2]
+    /// Allowed split spreads of even-pace targets, s/km.
+    static let spreadLadder: [Double] = [15, 20, 25, 30]
+    /// Multiples of 10 m/km × endurance in km for hills targets.
+    static let climbLadder: [Double] = [0.5, 0.6, 0.8, 1.0, 1.25, 1.5, 2.0, 2.5]
+    /// Smallest hills target, metres: below it GPS height noise decides (docs/simulation.md).
+    static let minimumClimb: Meters = 80
+
+    /// Long run, recovery, even pace, progression and hills candidates (feature schema v2).
+    static func addSchemaV2Kinds(state: RunnerState, _ add: (MissionSpec) -> Void) {
+        let endurance = state.enduranceOrDefault
+        let pace = state.typicalPaceOrDefault
+        func km(_ m: Meters) -> Meters { max(1000, (m / 500).rounded() * 500) }
+        // A long run needs a run in the last 28 days to be measured against.
+        if state.longest28d > 0 {
+            for m in longRunLadder { add(.longRun(multiple: m)) }
+        }
+        for f in [0.6, 0.8, 1.0, 1.2] {
+            let minutes = max(10, (endurance * f * pace / 1000 / 60 / 5).rounded() * 5)
+            for p in recoveryPaceLadder {
+                add(.recovery(minPace: (pace * p).rounded(), minDuration: minutes * 60, maxHeartRate: nil))
+            }
+        }
+        for f in [0.7, 0.85, 1.0, 1.15, 1.3] {
+            for spread in spreadLadder { add(.evenPace(minDistance: max(2000, km(endurance * f)), maxSpread: spread)) }
+        }
+        let most = min(10, max(3, Int(endurance / 1000 * 1.5)))
+        for n in 2...most { add(.progression(kilometres: n)) }
+        for f in climbLadder {
+            let ascent = (endurance / 1000 * MissionFeatures.referenceClimbPerKm * f / 10).rounded() * 10
+            add(.hills(minAscent: max(minimumClimb, ascent)))
+        }
     }
 }

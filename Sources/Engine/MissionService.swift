@@ -49,7 +49,10 @@ public final class MissionService: Sendable {
         // As of the start of the runner's local day: runs later that day do not change the offer.
         let asOf = day.startInstant(utcOffset: user.utcOffset(at: now, resolver: resolver))
         let history = try store.runs(user: userID, from: asOf - 365 * 86_400, to: asOf)
-        let state = RunnerState(history: history, asOf: asOf)
+        // Mission outcomes of the last 90 days decided by runs before the day (as in training).
+        let past = try store.assignments(user: userID, from: day.adding(days: -90), to: day.adding(days: -1))
+        let state = RunnerState(history: history, outcomes: PastOutcome.from(assignments: past, runs: history),
+                                asOf: asOf, utcOffset: user.utcOffset(at: now, resolver: resolver))
         func stored() throws -> (all: [MissionAssignment], current: [MissionAssignment], enough: Bool) {
             let all = try store.assignments(user: userID, day: day).filter { $0.modelVersion == scorer.version }
             let current = all.filter { $0.status != .expired }
@@ -57,12 +60,12 @@ public final class MissionService: Sendable {
         }
         // Fast path without a write transaction: the day's missions exist already.
         let first = try stored()
-        if !refresh, first.enough { return (day, try first.current.map { try Self.todayMission($0, state: state) }) }
+        if !refresh, first.enough { return (day, try first.current.map { try Self.todayMission($0, state: state, user: user, day: day) }) }
         return try store.transaction {
             // Re-read inside the write transaction: a concurrent first request may have
             // chosen the day's missions since (transactions are serialised).
             let (todays, current, enough) = try stored()
-            if !refresh, enough { return (day, try current.map { try Self.todayMission($0, state: state) }) }
+            if !refresh, enough { return (day, try current.map { try Self.todayMission($0, state: state, user: user, day: day) }) }
             var memory = try self.memory(user: userID, before: day)
             if refresh {
                 for a in current where a.status == .offered {
@@ -73,9 +76,12 @@ public final class MissionService: Sendable {
             let kept = refresh ? current.filter { $0.status != .offered } : []
             var policy = self.policy
             policy.count = count
-            let chosen = policy.choose(state: state, scorer: scorer, memory: memory)
+            // A runner without runs gets starter missions sized from the profile (record 0625).
+            let chosen = state.totalRuns == 0
+                ? StarterMissions.choose(profile: user, year: day.year, count: count, state: state, scorer: scorer)
+                : policy.choose(state: state, scorer: scorer, memory: memory)
             let round = todays.count  // distinct ids across refreshes
-            var missions = try kept.map { try Self.todayMission($0, state: state) }
+            var missions = try kept.map { try Self.todayMission($0, state: state, user: user, day: day) }
             for (i, mission) in chosen.enumerated() {
                 let id = "\(userID)-\(day)-\(scorer.version)-\(round)-\(i + 1)" + (mission.isStretch ? Self.stretchSuffix : "")
                 try store.insertAssignment(MissionAssignment(
@@ -96,11 +102,13 @@ public final class MissionService: Sendable {
                      before: day, modelVersion: scorer.version)
     }
 
-    static func todayMission(_ a: MissionAssignment, state: RunnerState) throws -> TodayMission {
+    static func todayMission(_ a: MissionAssignment, state: RunnerState, user: UserProfile, day: CivilDate) throws -> TodayMission {
         let spec = try MissionSpec(json: try JSONParser.parse(a.specJSON))
-        // The "why" sentence is rebuilt from the same as-of state, so it is stable too.
+        // The "why" sentence is rebuilt from the same as-of state (or profile), so it is stable too.
+        let why = state.totalRuns == 0 ? StarterMissions.why(spec, profile: user, year: day.year)
+                                       : TodayPolicy.why(spec, state: state)
         return TodayMission(assignmentID: a.id, spec: spec, title: MissionTitle.title(for: spec),
-                            pComplete: a.pComplete, xp: a.xp, why: TodayPolicy.why(spec, state: state),
+                            pComplete: a.pComplete, xp: a.xp, why: why,
                             status: a.status, isStretch: a.id.hasSuffix(stretchSuffix))
     }
 }

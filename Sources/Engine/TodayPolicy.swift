@@ -125,10 +125,29 @@ public struct TodayPolicy: Sendable {
             let expected = state.expectedPace(over: d)
             return "You usually hold about \(Pace.format(expected))/km over \(DistanceFormat.kilometres(d)); "
                 + "this asks for \(paceChange(expected, maxDuration / d * 1000))."
+        case .longRun(let multiple):
+            let p = Int(((multiple - 1) * 100).rounded())
+            let more = p < 5 ? "about as far again" : "\(p) % more"
+            guard state.longest28d > 0 else { return "A long run builds endurance: \(more) than your longest recent run." }
+            return "Your longest run of the last four weeks was \(DistanceFormat.kilometres(state.longest28d)); "
+                + "this asks for \(more)."
+        case .recovery(let minPace, let t, _):
+            let slower = Int((minPace - state.typicalPaceOrDefault).rounded())
+            return "An easy day helps you absorb training: \(DistanceFormat.duration(t)) at \(Pace.format(minPace))/km or slower, "
+                + (slower >= 3 ? "\(slower) s/km slower than you usually run." : "about your usual pace.")
+        case .evenPace(let d, let spread):
+            return "Steady pacing saves energy: every kilometre within \(Int(spread.rounded())) s/km of the others, "
+                + "over \(comparison(d / endurance, "distance"))."
+        case .progression(let n):
+            return "Getting faster as you go teaches control: \(n) kilometres, each quicker than the last, "
+                + "of your usual \(usual)."
+        case .hills(let ascent):
+            let climb = state.climbPerKm.map { "\(Int(($0 * endurance / 1000).rounded())) m" } ?? "little"
+            return "Hills build strength: \(Int(ascent.rounded())) m of climbing, where your usual run climbs \(climb)."
         default:
             // `choose` only sees `CandidateGenerator`'s kinds, all in `MissionFeatures.kinds`
             // (`MissionFeatures.vector` refuses the others before this is reached).
-            preconditionFailure("TodayPolicy: kind \(spec.kind.rawValue) is not offered by schema v1")
+            preconditionFailure("TodayPolicy: kind \(spec.kind.rawValue) is not offered by schema v\(MissionFeatures.schema.version)")
         }
     }
 

@@ -31,9 +31,13 @@ public enum FeaturesError: Error, CustomStringConvertible, Equatable {
 /// "Expired" offers (the runner did not run, or did not try) are not labels: the label means
 /// "completed, given that the runner tried", which is what the daily policy needs.
 public enum ExampleBuilder {
-    /// Examples of one runner. `runs` and `assignments` may be in any order.
-    public static func examples(runs: [RunRecord], assignments: [MissionAssignment]) throws -> [LabelledExample] {
+    /// Examples of one runner. `runs` and `assignments` may be in any order. The state of each
+    /// example includes the outcomes of the runner's other assignments decided by runs that
+    /// started before the offer (`PastOutcome.from`); `utcOffset` is the runner's local time − UTC
+    /// in seconds (start-hour and weekday features), 0 when unknown.
+    public static func examples(runs: [RunRecord], assignments: [MissionAssignment], utcOffset: Int = 0) throws -> [LabelledExample] {
         let sortedRuns = runs.sorted { ($0.startTime, $0.id) < ($1.startTime, $1.id) }
+        let outcomes = PastOutcome.from(assignments: assignments, runs: runs)
         var examples: [LabelledExample] = []
         for a in assignments where a.status == .completed || a.status == .failed {
             let spec: MissionSpec
@@ -48,7 +52,9 @@ public enum ExampleBuilder {
                 let mid = (lo + hi) / 2
                 if sortedRuns[mid].startTime < a.offeredAt { lo = mid + 1 } else { hi = mid }
             }
-            let state = RunnerState(history: Array(sortedRuns[..<lo]), asOf: a.offeredAt)
+            guard MissionFeatures.models(spec.kind) else { continue }  // kinds outside the schema: no label
+            let state = RunnerState(history: Array(sortedRuns[..<lo]), outcomes: outcomes, asOf: a.offeredAt,
+                                    utcOffset: utcOffset)
             examples.append(LabelledExample(
                 assignmentID: a.id, userID: a.userID, time: a.offeredAt, kind: spec.kind,
                 features: MissionFeatures.vector(spec, state: state),

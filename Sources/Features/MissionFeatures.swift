@@ -2,94 +2,152 @@ import RunusCore
 import Missions
 
 /// The features of a (runner state, candidate mission) pair: which kind it is, how far its
-/// target sits from what the runner currently does, and the runner's freshness.
+/// target sits from what the runner currently does, and the runner's state as of the offer.
 ///
+/// Each feature is defined once, in `features`, with its documentation and the function that
+/// computes it: the schema, `docs/features.md` and the vectors all come from that list.
 /// Kind-specific terms are interactions (zero for other kinds) so that a linear model can give
-/// each kind its own slope.
+/// each kind its own slope. Schema v2: records 0620 (layout) and 0621 (state definitions).
 public enum MissionFeatures {
-    /// The kinds schema v1 models, in column order. Listed explicitly: a new mission kind changes
+    /// The kinds schema v2 models, in column order. Listed explicitly: a new mission kind changes
     /// nothing here (and no model) until it is added with a new schema version.
-    public static let kinds: [MissionKind] = [.distance, .duration, .pace, .negativeSplit, .distanceInTime]
+    public static let kinds: [MissionKind] = [
+        .distance, .duration, .pace, .negativeSplit, .distanceInTime,
+        .longRun, .recovery, .evenPace, .progression, .hills,
+    ]
 
     /// Whether a mission kind can be scored by models of this schema.
     public static func models(_ kind: MissionKind) -> Bool { kinds.contains(kind) }
 
-    public static let schema: FeatureSchema = {
-        var features: [FeatureDefinition] = []
-        for kind in kinds {
-            features.append(FeatureDefinition(
-                name: "kind_\(kind.rawValue)", unit: "0/1",
-                meaning: "1 when the mission is of kind `\(kind.rawValue)`", missing: "never missing"))
-        }
-        for kind in kinds {
-            features.append(FeatureDefinition(
-                name: "rel_distance_\(kind.rawValue)", unit: "log ratio",
-                meaning: "log(mission distance / runner's endurance) for `\(kind.rawValue)` missions, else 0; "
-                    + "a duration is turned into distance at the runner's typical pace",
-                missing: "endurance 4 km and pace 7:00/km without history"))
-        }
-        for kind in [MissionKind.pace, .distanceInTime] {
-            features.append(FeatureDefinition(
-                name: "rel_pace_\(kind.rawValue)", unit: "log ratio",
-                meaning: "log(expected pace over the distance / mission pace) for `\(kind.rawValue)` missions, else 0; "
-                    + "positive when the mission asks to run faster than usual",
-                missing: "pace 7:00/km without history"))
-        }
-        features += [
-            FeatureDefinition(name: "log_days_since_last_run", unit: "log(1 + days)",
-                              meaning: "time since the previous run started", missing: "log(1 + 30)"),
-            FeatureDefinition(name: "acute_chronic_ratio", unit: "ratio in [0, 4]",
-                              meaning: "7-day volume over the weekly mean of the 28-day volume", missing: "1"),
-            FeatureDefinition(name: "runs_28d", unit: "runs / 10",
-                              meaning: "runs in the last 28 days, divided by 10", missing: "0"),
-            FeatureDefinition(name: "has_history", unit: "0/1",
-                              meaning: "1 when the runner has at least one earlier run", missing: "0"),
-        ]
-        return FeatureSchema(version: 1, features: features)
-    }()
+    /// One feature: its documentation and how it is computed.
+    public struct Feature: Sendable {
+        public let definition: FeatureDefinition
+        let value: @Sendable (MissionSpec, RunnerState) -> Double
+    }
+
+    public static let schema = FeatureSchema(version: 2, features: features.map(\.definition))
 
     /// Days assumed since the last run for a runner without history.
     public static let daysWithoutHistory = 30.0
+    /// Spread of an even-pace mission the features measure against, s/km.
+    public static let referenceSpread: SecondsPerKm = 10
+    /// Climb per km of endurance a hills mission is measured against, m/km (record 0620).
+    public static let referenceClimbPerKm = 10.0
 
-    /// The distance a mission asks for, metres (durations at the runner's typical pace).
+    /// The distance a mission asks for, metres: durations at the runner's typical pace, a long
+    /// run as its multiple of the longest run of 28 days (the endurance without one), a recovery
+    /// run's duration at the slower of its pace floor and the typical pace, a progression's
+    /// kilometres, a hills mission the endurance (its
+    /// difficulty is in `rel_climb_hills`).
     public static func effectiveDistance(_ spec: MissionSpec, state: RunnerState) -> Meters {
         switch spec {
-        case .distance(let d), .negativeSplit(let d), .pace(_, let d), .distanceInTime(let d, _):
+        case .distance(let d), .negativeSplit(let d), .pace(_, let d), .distanceInTime(let d, _), .evenPace(let d, _):
             return d
         case .duration(let t):
             return t / state.typicalPaceOrDefault * 1000
+        case .longRun(let multiple):
+            return multiple * (state.longest28d > 0 ? state.longest28d : state.enduranceOrDefault)
+        case .recovery(let minPace, let t, _):
+            return t / max(minPace, state.typicalPaceOrDefault) * 1000
+        case .progression(let n):
+            return Double(n) * 1000
+        case .hills:
+            return state.enduranceOrDefault
         default:
-            // Only `kinds` reach here: `vector` refuses the others before calling this, and the
-            // candidate generator offers no other kind. Schema v1 does not model them.
             preconditionFailure("MissionFeatures: kind \(spec.kind.rawValue) is not modelled by schema v\(schema.version)")
         }
+    }
+
+    /// log(mission climb / (10 m/km × endurance in km)): climbing relative to how far the runner
+    /// can go (the terrain habit is the separate state feature `climb_per_km`).
+    static func relativeClimb(_ ascent: Meters, state: RunnerState) -> Double {
+        log(ascent / (referenceClimbPerKm * state.enduranceOrDefault / 1000))
     }
 
     /// The feature vector in `schema` order.
     public static func vector(_ spec: MissionSpec, state: RunnerState) -> [Double] {
-        var row = [Double](repeating: 0, count: schema.count)
-        guard let k = kinds.firstIndex(of: spec.kind) else {
-            preconditionFailure("MissionFeatures: kind \(spec.kind.rawValue) is not modelled by schema v\(schema.version)")
-        }
-        row[k] = 1
-        let distance = effectiveDistance(spec, state: state)
-        row[kinds.count + k] = log(distance / state.enduranceOrDefault)
-        let paceBase = 2 * kinds.count
-        switch spec {
-        case .pace(let maxPace, let d):
-            row[paceBase] = log(state.expectedPace(over: d) / maxPace)
-        case .distanceInTime(let d, let maxDuration):
-            row[paceBase + 1] = log(state.expectedPace(over: d) / (maxDuration / d * 1000))
-        default:
-            break
-        }
-        let s = paceBase + 2
-        row[s] = log(1 + (state.daysSinceLastRun ?? daysWithoutHistory))
-        row[s + 1] = state.acuteChronicRatio
-        row[s + 2] = Double(state.runs28d) / 10
-        row[s + 3] = state.totalRuns > 0 ? 1 : 0
-        return row
+        precondition(models(spec.kind),
+                     "MissionFeatures: kind \(spec.kind.rawValue) is not modelled by schema v\(schema.version)")
+        return features.map { $0.value(spec, state) }
     }
+
+    static func feature(_ name: String, _ unit: String, _ meaning: String, missing: String,
+                        _ value: @escaping @Sendable (MissionSpec, RunnerState) -> Double) -> Feature {
+        Feature(definition: FeatureDefinition(name: name, unit: unit, meaning: meaning, missing: missing), value: value)
+    }
+
+    /// Every feature in column order: mission terms first, then the runner's state.
+    public static let features: [Feature] = missionFeatures + stateFeatures
+
+    static let missionFeatures: [Feature] = {
+        var out: [Feature] = []
+        for kind in kinds {
+            out.append(feature("kind_\(kind.rawValue)", "0/1", "1 when the mission is of kind `\(kind.rawValue)`",
+                               missing: "never missing") { spec, _ in spec.kind == kind ? 1 : 0 })
+        }
+        for kind in kinds {
+            out.append(feature("rel_distance_\(kind.rawValue)", "log ratio",
+                               "log(mission distance / runner's endurance) for `\(kind.rawValue)` missions, else 0 "
+                                 + "(distance as in `MissionFeatures.effectiveDistance`)",
+                               missing: "endurance 4 km and pace 7:00/km without history") { spec, state in
+                spec.kind == kind ? log(effectiveDistance(spec, state: state) / state.enduranceOrDefault) : 0
+            })
+        }
+        out.append(feature("rel_pace_pace", "log ratio",
+                           "log(expected pace over the distance / mission pace) for `pace` missions, else 0; "
+                             + "positive when the mission asks to run faster than usual",
+                           missing: "pace 7:00/km without history") { spec, state in
+            if case .pace(let p, let d) = spec { return log(state.expectedPace(over: d) / p) }
+            return 0
+        })
+        out.append(feature("rel_pace_distance_in_time", "log ratio",
+                           "log(expected pace over the distance / pace the time limit asks) for `distance_in_time` "
+                             + "missions, else 0", missing: "pace 7:00/km without history") { spec, state in
+            if case .distanceInTime(let d, let t) = spec { return log(state.expectedPace(over: d) / (t / d * 1000)) }
+            return 0
+        })
+        out.append(feature("rel_pace_recovery", "log ratio",
+                           "log(pace floor / typical pace) for `recovery` missions, else 0; positive when the "
+                             + "mission asks to run slower than usual", missing: "pace 7:00/km without history") { spec, state in
+            if case .recovery(let p, _, _) = spec { return log(p / state.typicalPaceOrDefault) }
+            return 0
+        })
+        out.append(feature("spread_even_pace", "log ratio",
+                           "log(allowed split spread / 10 s/km) for `even_pace` missions, else 0",
+                           missing: "never missing") { spec, _ in
+            if case .evenPace(_, let s) = spec { return log(s / referenceSpread) }
+            return 0
+        })
+        out.append(feature("km_progression", "km / 10",
+                           "kilometres asked to get faster, divided by 10, for `progression` missions, else 0",
+                           missing: "never missing") { spec, _ in
+            if case .progression(let n) = spec { return Double(n) / 10 }
+            return 0
+        })
+        out.append(feature("multiple_long_run", "log ratio",
+                           "log(multiple of the longest 28-day run) for `long_run` missions, else 0",
+                           missing: "never missing") { spec, _ in
+            if case .longRun(let m) = spec { return log(m) }
+            return 0
+        })
+        out.append(feature("rel_climb_hills", "log ratio",
+                           "log(climb asked / (10 m/km × endurance in km)) for `hills` missions, else 0",
+                           missing: "endurance 4 km without history") { spec, state in
+            if case .hills(let a) = spec { return relativeClimb(a, state: state) }
+            return 0
+        })
+        out.append(feature("rel_longest", "log ratio",
+                           "log(mission distance / longest run of the last 28 days), any kind",
+                           missing: "0 without a run in 28 days") { spec, state in
+            state.longest28d > 0 ? log(effectiveDistance(spec, state: state) / state.longest28d) : 0
+        })
+        out.append(feature("past_completion_rate_kind", "rate in (0, 1)",
+                           "completion rate of the runner's missions of this kind, (completed + 1) / (tried + 2), "
+                             + "decided by runs in the 90 days before the offer", missing: "1/2 without outcomes") { spec, state in
+            state.completionRate(spec.kind)
+        })
+        return out
+    }()
 }
 
 #if canImport(Glibc)

@@ -1,17 +1,57 @@
 import RunusCore
+import Missions
 
-/// A runner's state as of an instant, computed only from runs that started strictly before it.
-/// Adding runs at or after `asOf` never changes it.
+/// A mission outcome the runner had before an instant: the kind and whether it was completed,
+/// dated by the start of the run that decided it.
+public struct PastOutcome: Sendable, Equatable {
+    public let kind: MissionKind
+    public let completed: Bool
+    /// Start of the deciding run, Unix seconds. The outcome is known from then on.
+    public let decidedAt: EpochSeconds
+
+    public init(kind: MissionKind, completed: Bool, decidedAt: EpochSeconds) {
+        self.kind = kind; self.completed = completed; self.decidedAt = decidedAt
+    }
+
+    /// The decided outcomes among `assignments`, dated by the start of the run that decided each
+    /// (`runs` are searched by id; an assignment whose run is unknown is left out, because its
+    /// date cannot be proven to lie before any instant).
+    public static func from(assignments: [MissionAssignment], runs: [RunRecord]) -> [PastOutcome] {
+        var starts: [String: EpochSeconds] = [:]
+        for r in runs { starts[r.id] = r.startTime }
+        return assignments.compactMap { a in
+            guard a.status == .completed || a.status == .failed, let runID = a.runID, let at = starts[runID],
+                  let kind = MissionKind(rawValue: a.kind) else { return nil }
+            return PastOutcome(kind: kind, completed: a.status == .completed, decidedAt: at)
+        }
+    }
+}
+
+/// Tried and completed missions of one kind, counts ≥ 0.
+public struct OutcomeCount: Sendable, Equatable {
+    public var tried = 0
+    public var completed = 0
+}
+
+/// A runner's state as of an instant, computed only from runs that started strictly before it
+/// (and mission outcomes decided by such runs). Adding runs or outcomes at or after `asOf` never
+/// changes it. Windows are "age ≤ N days" before `asOf`.
 public struct RunnerState: Sendable, Equatable {
     /// The instant the state describes (Unix seconds).
     public let asOf: EpochSeconds
-    /// Number of runs in the 28 days before `asOf`.
+    /// Local time − UTC used for start hours, weekdays and day streaks, seconds.
+    public let utcOffset: Int
+    /// Number of runs in the 7, 28 and 90 days before `asOf`.
+    public let runs7d: Int
     public let runs28d: Int
-    /// Distance run in the 7 and 28 days before `asOf`, metres.
+    public let runs90d: Int
+    /// Distance run in the 7, 28 and 90 days before `asOf`, metres.
     public let volume7d: Meters
     public let volume28d: Meters
-    /// Longest run in the 28 days before `asOf`, metres (0 without runs).
+    public let volume90d: Meters
+    /// Longest run in the 28 and 90 days before `asOf`, metres (0 without runs).
     public let longest28d: Meters
+    public let longest90d: Meters
     /// Days since the last run started (fractional), nil without history.
     public let daysSinceLastRun: Double?
     /// Exponentially weighted mean of all past run distances, newest weighted 0.15, metres;
@@ -19,46 +59,120 @@ public struct RunnerState: Sendable, Equatable {
     public let endurance: Meters?
     /// Median moving pace of the last 10 runs, s/km; nil without history.
     public let typicalPace: SecondsPerKm?
+    /// Coefficient of variation (standard deviation / mean) of the last 10 moving paces, ≥ 0;
+    /// nil with fewer than 3 paces.
+    public let paceVariability: Double?
+    /// Best effort proxy: the fastest average moving pace of a run at least `d` long in the last
+    /// 90 days, s/km, for each `d` in `bestPaceDistances` that some run covered (summaries carry
+    /// no splits, so this is a whole-run pace, a lower bound on the best effort's speed).
+    public let bestPaces: [Meters: SecondsPerKm]
+    /// Personal 5 km race-time estimate, seconds: the best run of the last 90 days of at least
+    /// 3 km, scaled to 5 km with Riegel's exponent 1.06 (record 0621); nil without such a run.
+    public let estimated5k: Seconds?
+    /// Fraction of the last 8 weeks (7-day windows back from `asOf`) with at least one run, [0, 1].
+    public let consistency8w: Double
+    /// Consecutive 7-day windows back from `asOf` with at least one run, 0…
+    public let weekStreak: Int
+    /// Consecutive local days with a run ending with the day before `asOf`'s local day (a run
+    /// earlier on the same day extends it), 0…
+    public let dayStreak: Int
+    /// Circular mean of the local start hours of the last 20 runs, hours in [0, 24); nil without history.
+    public let usualStartHour: Double?
+    /// Mean resultant length of those start hours on the 24 h circle, [0, 1] (1: always the same hour).
+    public let startHourRegularity: Double
+    /// Share of the last 90 days' runs that started on `asOf`'s local weekday, [0, 1].
+    public let weekdayShare: Double
+    /// Median elevation gain per km of the last 10 runs, m/km ≥ 0; nil without history.
+    public let climbPerKm: Double?
+    /// Mission outcomes decided in the `outcomeWindowDays` days before `asOf`, by kind.
+    public let outcomes: [MissionKind: OutcomeCount]
     /// Number of runs before `asOf`.
     public let totalRuns: Int
 
     /// Weight of the newest run in `endurance`.
     public static let enduranceWeight = 0.15
-    /// Runs that enter `typicalPace`.
+    /// Runs that enter `typicalPace`, `paceVariability` and `climbPerKm`.
     public static let paceWindow = 10
+    /// Runs that enter `usualStartHour`.
+    public static let startHourWindow = 20
+    /// Days of mission outcomes that enter `outcomes`.
+    public static let outcomeWindowDays = 90.0
+    /// Distances of `bestPaces`, metres.
+    public static let bestPaceDistances: [Meters] = [1000, 5000, 10_000, 21_097.5]
 
     /// Endurance assumed for a runner without history, metres (a beginner's 4 km).
     public static let defaultEndurance: Meters = 4000
     /// Pace assumed for a runner without history, s/km (7:00/km).
     public static let defaultPace: SecondsPerKm = 420
 
-    /// Builds the state from `history` (any order; runs at or after `asOf` are ignored).
-    public init(history: [RunRecord], asOf: EpochSeconds) {
+    /// Builds the state from `history` and `outcomes` (any order; runs at or after `asOf` and
+    /// outcomes decided at or after it are ignored). `utcOffset` places start hours on the
+    /// runner's clock (0: UTC).
+    public init(history: [RunRecord], outcomes: [PastOutcome] = [], asOf: EpochSeconds, utcOffset: Int = 0) {
         self.asOf = asOf
+        self.utcOffset = utcOffset
         let past = history.filter { $0.startTime < asOf }.sorted {
             ($0.startTime, $0.id) < ($1.startTime, $1.id)
         }
         totalRuns = past.count
-        var runs28 = 0, v7 = 0.0, v28 = 0.0, longest = 0.0
+        var counts = [0, 0, 0], volumes = [0.0, 0.0, 0.0], longest = [0.0, 0.0]
         var ewma: Meters?
+        var best: [Meters: SecondsPerKm] = [:]
+        var best5k: Seconds?
         for run in past {
             let age = asOf - run.startTime
-            if age <= 28 * 86_400 {
-                runs28 += 1; v28 += run.distance; longest = max(longest, run.distance)
-                if age <= 7 * 86_400 { v7 += run.distance }
+            for (i, days) in [7.0, 28, 90].enumerated() where age <= days * 86_400 {
+                counts[i] += 1; volumes[i] += run.distance
+                if i >= 1 { longest[i - 1] = max(longest[i - 1], run.distance) }
+            }
+            if age <= 90 * 86_400, let pace = run.movingPace {
+                for d in Self.bestPaceDistances where run.distance >= d {
+                    best[d] = min(best[d] ?? .infinity, pace)
+                }
+                if run.distance >= 3000 {
+                    let t = run.moving * pow(5000 / run.distance, 1.06)
+                    best5k = min(best5k ?? .infinity, t)
+                }
             }
             ewma = ewma.map { (1 - Self.enduranceWeight) * $0 + Self.enduranceWeight * run.distance } ?? run.distance
         }
-        runs28d = runs28; volume7d = v7; volume28d = v28; longest28d = longest
+        runs7d = counts[0]; runs28d = counts[1]; runs90d = counts[2]
+        volume7d = volumes[0]; volume28d = volumes[1]; volume90d = volumes[2]
+        longest28d = longest[0]; longest90d = longest[1]
         endurance = ewma
+        bestPaces = best
+        estimated5k = best5k
         daysSinceLastRun = past.last.map { (asOf - $0.startTime) / 86_400 }
-        let paces = past.suffix(Self.paceWindow).compactMap(\.movingPace).sorted()
-        if paces.isEmpty {
-            typicalPace = nil
+
+        let recent = past.suffix(Self.paceWindow)
+        let paces = recent.compactMap(\.movingPace)
+        typicalPace = Self.median(paces)
+        if paces.count >= 3 {
+            let mean = paces.reduce(0, +) / Double(paces.count)
+            let variance = paces.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(paces.count - 1)
+            paceVariability = variance.squareRoot() / mean
         } else {
-            let mid = paces.count / 2
-            typicalPace = paces.count % 2 == 1 ? paces[mid] : (paces[mid - 1] + paces[mid]) / 2
+            paceVariability = nil
         }
+        climbPerKm = Self.median(recent.filter { $0.distance >= 100 }.map { $0.elevationGain / ($0.distance / 1000) })
+
+        let habits = Self.habits(past: past, asOf: asOf, utcOffset: utcOffset)
+        consistency8w = habits.consistency; weekStreak = habits.weekStreak; dayStreak = habits.dayStreak
+        usualStartHour = habits.startHour; startHourRegularity = habits.regularity; weekdayShare = habits.weekdayShare
+
+        var byKind: [MissionKind: OutcomeCount] = [:]
+        for o in outcomes where o.decidedAt < asOf && asOf - o.decidedAt <= Self.outcomeWindowDays * 86_400 {
+            byKind[o.kind, default: OutcomeCount()].tried += 1
+            if o.completed { byKind[o.kind, default: OutcomeCount()].completed += 1 }
+        }
+        self.outcomes = byKind
+    }
+
+    static func median(_ values: [Double]) -> Double? {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        let mid = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
     }
 
     /// Endurance, or the beginner default without history.
@@ -76,6 +190,19 @@ public struct RunnerState: Sendable, Equatable {
     /// distance with Riegel's exponent (pace ∝ distance^0.06).
     public func expectedPace(over distance: Meters) -> SecondsPerKm {
         typicalPaceOrDefault * pow(max(distance, 400) / enduranceOrDefault, 0.06)
+    }
+
+    /// Completion rate of the runner's past missions of `kind` (or of all kinds when nil),
+    /// shrunk towards 1/2 by one success and one failure of prior (Laplace), in (0, 1).
+    public func completionRate(_ kind: MissionKind?) -> Double {
+        let c = kind.map { outcomes[$0] ?? OutcomeCount() }
+            ?? outcomes.values.reduce(into: OutcomeCount()) { $0.tried += $1.tried; $0.completed += $1.completed }
+        return (Double(c.completed) + 1) / (Double(c.tried) + 2)
+    }
+
+    /// Missions of `kind` (all kinds when nil) tried before `asOf`.
+    public func tried(_ kind: MissionKind?) -> Int {
+        kind.map { outcomes[$0]?.tried ?? 0 } ?? outcomes.values.reduce(0) { $0 + $1.tried }
     }
 }
 

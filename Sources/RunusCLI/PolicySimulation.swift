@@ -12,7 +12,9 @@ struct EngineOfferPolicy: OfferPolicy {
 
     func offers(for profile: UserProfile, history: [RunRecord], pastOffers: [MissionAssignment],
                 day: CivilDate, dayStart: EpochSeconds) -> [PolicyOffer] {
-        let state = RunnerState(history: history, asOf: dayStart)
+        // As `missions.today` sees it: past outcomes and local start hours included.
+        let state = RunnerState(history: history, outcomes: PastOutcome.from(assignments: pastOffers, runs: history),
+                                asOf: dayStart, utcOffset: profile.utcOffsetSeconds)
         let memory = PolicyMemory(offers: pastOffers, before: day, modelVersion: scorer.version)
         return policy.choose(state: state, scorer: scorer, memory: memory)
             .filter { !$0.isStretch }

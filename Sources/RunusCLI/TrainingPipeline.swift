@@ -46,7 +46,7 @@ struct TrainingPipeline {
             for run in runs { sources.insert(run.source) }
             let assignments = try store.assignments(user: user.id, from: CivilDate(daysSinceEpoch: -1_000_000),
                                                     to: CivilDate(daysSinceEpoch: 1_000_000))
-            all += try ExampleBuilder.examples(runs: runs, assignments: assignments)
+            all += try ExampleBuilder.examples(runs: runs, assignments: assignments, utcOffset: user.utcOffsetSeconds)
         }
         all.sort { ($0.time, $0.assignmentID) < ($1.time, $1.assignmentID) }
         return (all, users.count, sources.sorted())

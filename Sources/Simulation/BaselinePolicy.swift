@@ -10,7 +10,19 @@ struct ObservedHistory: Sendable {
     /// Recent moving paces, s/km, newest last (at most 10).
     private(set) var recentPaces: [SecondsPerKm] = []
 
-    mutating func record(distance: Meters, movingPace: SecondsPerKm?) {
+    /// Recent runs as (start, measured distance), oldest first; the long-run missions' reference.
+    private(set) var recentRuns: [(start: EpochSeconds, distance: Meters)] = []
+
+    /// The longest measured run that started in the 28 days before `instant` (as the long-run
+    /// check counts them), metres; 0 without one.
+    func longest28d(before instant: EpochSeconds) -> Meters {
+        let from = instant - Double(MissionEvaluator.longRunWindowDays) * 86_400
+        return recentRuns.filter { $0.start >= from && $0.start < instant }.map(\.distance).max() ?? 0
+    }
+
+    mutating func record(start: EpochSeconds, distance: Meters, movingPace: SecondsPerKm?) {
+        recentRuns.append((start, distance))
+        if let first = recentRuns.first, start - first.start > 40 * 86_400 { recentRuns.removeFirst() }
         if let e = endurance {
             endurance = (1 - Physiology.enduranceWeight) * e + Physiology.enduranceWeight * distance
         } else {
@@ -39,9 +51,12 @@ enum BaselinePolicy {
     static let uninformedProbability = 0.5
     /// The kinds the simulated past offered (fixed, so that the simulation does not change when
     /// the catalog grows).
-    static let offeredKinds: [MissionKind] = [.distance, .duration, .pace, .negativeSplit, .distanceInTime]
+    /// The kinds of feature schema v2 were added with it (record 0623).
+    static let offeredKinds: [MissionKind] = [.distance, .duration, .pace, .negativeSplit, .distanceInTime,
+                                              .longRun, .recovery, .evenPace, .progression, .hills]
 
-    static func offer(history: ObservedHistory, rng: inout SeededGenerator) -> MissionSpec {
+    /// `now`: the offer's instant (the long run's 28-day window ends there).
+    static func offer(history: ObservedHistory, now: EpochSeconds, rng: inout SeededGenerator) -> MissionSpec {
         let endurance = history.endurance ?? 5000
         let pace = history.typicalPace
         func distance(_ low: Double, _ high: Double) -> Meters {
@@ -61,6 +76,25 @@ enum BaselinePolicy {
         case .distanceInTime:
             let d = distance(-0.9, 0.2)
             return .distanceInTime(distance: d, maxDuration: (d * targetPace() / 1000 / 10).rounded() * 10)
+        case .longRun:
+            // Without a run in the window the check cannot decide: a distance mission instead.
+            let multiple = 1 + (rng.uniform(0, 0.6) * 20).rounded() / 20
+            guard history.longest28d(before: now) > 0 else { return .distance(minDistance: distance(-0.5, 0.9)) }
+            return .longRun(multiple: multiple)
+        case .recovery:
+            let floor = (pace * exp(rng.uniform(-0.05, 0.25))).rounded()
+            let seconds = endurance * pace / 1000 * exp(rng.uniform(-0.6, 0.6))
+            return .recovery(minPace: floor, minDuration: min(3 * 3600, max(600, (seconds / 60).rounded() * 60)),
+                             maxHeartRate: nil)
+        case .evenPace:
+            let spread = exp(rng.uniform(log(15), log(35))).rounded()
+            return .evenPace(minDistance: max(2000, distance(-0.6, 0.5)), maxSpread: spread)
+        case .progression:
+            let most = min(10, max(3, Int(endurance / 1000 * 1.5)))
+            return .progression(kilometres: rng.int(in: 2...most))
+        case .hills:
+            let ascent = endurance / 1000 * 10 * exp(rng.uniform(-1, 1))
+            return .hills(minAscent: min(800, max(80, (ascent / 10).rounded() * 10)))
         default:
             // Unreachable: the draw is from `offeredKinds`, all handled above.
             preconditionFailure("BaselinePolicy: kind outside offeredKinds")

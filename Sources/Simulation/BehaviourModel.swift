@@ -4,13 +4,20 @@ import Missions
 /// The ground truth: the probability that a runner who tries a mission completes it, given the
 /// runner's true (latent) state. Learned models are judged by how well they recover it.
 ///
-/// logit p = a(kind) − s_d(kind)·log(D / E) − s_p·log(r / 0.9) − 0.8·max(0, ACR − 1.2)
+/// logit p = a(kind) − s_d(kind)·log(D / E) − s_p·log(r / 0.9) − term(kind) − 0.8·max(0, ACR − 1.2)
 ///
 /// - D: the distance the mission asks for (for a duration mission, the distance the runner
 ///   covers in that time at an easy pace); E: the runner's current endurance (`Physiology`).
 /// - r = (race-effort pace over D) / (mission pace): 1 means the mission asks for an all-out
 ///   effort; easy running is about 0.87. Only pace-bearing kinds have this term.
 /// - ACR: acute:chronic load ratio; a runner who suddenly trains much more than usual is tired.
+/// - term(kind), for the kinds added with feature schema v2 (docs/simulation.md, record 0623):
+///   long run: D = multiple × the longest measured run of the 28 days before;
+///   recovery: D = duration at the slower of the pace floor and the easy pace, and
+///   8·max(0, log(floor / easy pace)) for being asked to hold back;
+///   even pace: −2·log(spread / 10 s/km) (a looser spread is easier);
+///   progression: D = kilometres, and 0.3·(kilometres − 3);
+///   hills: no distance term, 2.5·log(climb / (10 m/km × E in km)).
 ///
 /// Coefficients are chosen so that the exploring policy's offers span p ≈ 0.1 … 0.95.
 enum BehaviourModel {
@@ -27,6 +34,11 @@ enum BehaviourModel {
         case .pace: return Coefficients(intercept: 2.0, distanceSlope: 2.0, paceSlope: 25)
         case .negativeSplit: return Coefficients(intercept: 1.3, distanceSlope: 4.0, paceSlope: 0)
         case .distanceInTime: return Coefficients(intercept: 1.7, distanceSlope: 2.0, paceSlope: 25)
+        case .longRun: return Coefficients(intercept: 2.6, distanceSlope: 4.0, paceSlope: 0)
+        case .recovery: return Coefficients(intercept: 2.6, distanceSlope: 4.0, paceSlope: 0)
+        case .evenPace: return Coefficients(intercept: 1.8, distanceSlope: 4.0, paceSlope: 0)
+        case .progression: return Coefficients(intercept: 2.4, distanceSlope: 3.0, paceSlope: 0)
+        case .hills: return Coefficients(intercept: 1.8, distanceSlope: 0, paceSlope: 0)
         default:
             // The simulated policy offers only `BaselinePolicy.offeredKinds`; other kinds are not
             // modelled by the ground truth and never reach it.
@@ -38,30 +50,60 @@ enum BehaviourModel {
     static let easyPaceFactor = 1.15
     static let fatigueThreshold = 1.2
     static let fatigueSlope = 0.8
+    /// Recovery: logit cost per unit of log(pace floor / easy pace) above 0.
+    static let holdBackSlope = 8.0
+    /// Even pace: logit gain per unit of log(spread / `referenceSpread`).
+    static let spreadSlope = 2.0
+    static let referenceSpread: SecondsPerKm = 10
+    /// Progression: logit cost per kilometre beyond 3.
+    static let progressionSlope = 0.3
+    /// Hills: logit cost per unit of log(climb / (`referenceClimbPerKm` × endurance km)).
+    static let climbSlope = 2.5
+    static let referenceClimbPerKm = 10.0
 
-    /// True completion probability of `spec` for a runner in `state`, in (0, 1).
-    static func probability(of spec: MissionSpec, state: Physiology) -> Double {
+    /// The runner's easy pace over the endurance distance, s/km.
+    static func easyPace(_ state: Physiology) -> SecondsPerKm {
+        state.racePace(over: state.endurance) * easyPaceFactor
+    }
+
+    /// True completion probability of `spec` for a runner in `state`, in (0, 1). `longest28d` is
+    /// the longest measured run of the 28 days before (metres, > 0 for a long-run mission).
+    static func probability(of spec: MissionSpec, state: Physiology, longest28d: Meters = 0) -> Double {
         let c = coefficients(spec.kind)
-        let distance: Meters
+        var distance = state.endurance
         var paceRatio: Double?
+        var extra = 0.0
         switch spec {
-        case .distance(let d):
+        case .distance(let d), .negativeSplit(let d):
             distance = d
         case .duration(let t):
-            distance = t / (state.racePace(over: state.endurance) * easyPaceFactor) * 1000
+            distance = t / easyPace(state) * 1000
         case .pace(let maxPace, let d):
             distance = d
             paceRatio = state.racePace(over: d) / maxPace
-        case .negativeSplit(let d):
-            distance = d
         case .distanceInTime(let d, let maxDuration):
             distance = d
             paceRatio = state.racePace(over: d) / (maxDuration / d * 1000)
+        case .longRun(let multiple):
+            precondition(longest28d > 0, "BehaviourModel: a long run needs a run in the 28 days before")
+            distance = multiple * longest28d
+        case .recovery(let minPace, let t, _):
+            let easy = easyPace(state)
+            distance = t / max(minPace, easy) * 1000
+            extra = holdBackSlope * max(0, log(minPace / easy))
+        case .evenPace(let d, let spread):
+            distance = d
+            extra = -spreadSlope * log(spread / referenceSpread)
+        case .progression(let n):
+            distance = Double(n) * 1000
+            extra = progressionSlope * Double(n - 3)
+        case .hills(let ascent):
+            extra = climbSlope * log(ascent / (referenceClimbPerKm * state.endurance / 1000))
         default:
             // Unreachable: `coefficients` above already refuses kinds outside `offeredKinds`.
             preconditionFailure("BehaviourModel: kind \(spec.kind.rawValue) is not modelled")
         }
-        var z = c.intercept - c.distanceSlope * log(distance / state.endurance)
+        var z = c.intercept - c.distanceSlope * log(distance / state.endurance) - extra
         if let paceRatio { z -= c.paceSlope * log(paceRatio / 0.9) }
         z -= fatigueSlope * max(0, state.acuteChronicRatio - fatigueThreshold)
         return 1 / (1 + exp(-z))

@@ -10,9 +10,14 @@ struct RunPlan: Sendable {
         /// Target pace of the leg, s/km.
         let pace: SecondsPerKm
         let mode: Mode
+        /// Climb added by hill repeats spread evenly over the leg, metres ≥ 0 (0: the route's own terrain).
+        var climb: Meters = 0
     }
 
     var legs: [Leg]
+    /// A route on flat ground (the terrain's relief scaled down to a tenth): a hills attempt
+    /// gets its climb only from the repeats it plans.
+    var flatTerrain = false
 
     /// Distance on foot (what the runner's body did), metres.
     var footDistance: Meters { legs.filter { $0.mode != .drive }.reduce(0) { $0 + $1.distance } }
@@ -20,7 +25,8 @@ struct RunPlan: Sendable {
     /// The plan for a runner trying `spec`, succeeding or not (`succeed` is drawn from the truth).
     /// Success clears the target with a margin, failure falls clearly short, so that the GPS
     /// check agrees with the attempt except near the tolerance.
-    static func attempt(_ spec: MissionSpec, succeed: Bool, state: Physiology, rng: inout SeededGenerator) -> RunPlan {
+    static func attempt(_ spec: MissionSpec, succeed: Bool, state: Physiology, longest28d: Meters = 0,
+                        rng: inout SeededGenerator) -> RunPlan {
         func easy(_ d: Meters) -> SecondsPerKm { state.racePace(over: d) * rng.uniform(1.10, 1.22) }
         // A runner who gives up stops short of the target, and never runs much beyond what they
         // can currently do (otherwise failed long attempts would build endurance for free).
@@ -60,6 +66,8 @@ struct RunPlan: Sendable {
             let required = maxDuration / target * 1000
             let pace = required * (succeed ? rng.uniform(0.94, 0.98) : rng.uniform(1.05, 1.12))
             return RunPlan(legs: [Leg(distance: target * rng.uniform(1.02, 1.1), pace: pace, mode: .run)])
+        case .longRun, .recovery, .evenPace, .progression, .hills:
+            return attemptV2(spec, succeed: succeed, state: state, longest28d: longest28d, rng: &rng)
         default:
             // The simulated policy offers only `BaselinePolicy.offeredKinds`: no plan for others.
             preconditionFailure("RunPlan: kind \(spec.kind.rawValue) is not modelled by the simulation")

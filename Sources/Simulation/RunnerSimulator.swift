@@ -59,7 +59,7 @@ public enum RunnerSimulator {
             if let policy {
                 offers = policy.offers(for: traits.profile, history: runs, pastOffers: assignments, day: day, dayStart: dayStart)
             } else {
-                offers = [PolicyOffer(spec: BaselinePolicy.offer(history: observed, rng: &rng),
+                offers = [PolicyOffer(spec: BaselinePolicy.offer(history: observed, now: dayStart, rng: &rng),
                                       pComplete: BaselinePolicy.uninformedProbability,
                                       modelVersion: SimulationConfiguration.policyVersion)]
             }
@@ -88,10 +88,12 @@ public enum RunnerSimulator {
             let chosen = policy != nil && offers.count > 1 ? rng.int(in: 0...(offers.count - 1)) : 0
             let spec = offers.isEmpty ? MissionSpec.distance(minDistance: 1000) : offers[chosen].spec
             if offers.isEmpty { tries = false }
-            let pTrue = BehaviourModel.probability(of: spec, state: body)
+            let longest = observed.longest28d(before: dayStart)
+            if spec.kind == .longRun && longest == 0 { tries = false }  // an engine offered it without a recent run
+            let pTrue = tries ? BehaviourModel.probability(of: spec, state: body, longest28d: longest) : 0
             let succeed = rng.bernoulli(pTrue)
             let plan = tries
-                ? RunPlan.attempt(spec, succeed: succeed, state: body, rng: &rng)
+                ? RunPlan.attempt(spec, succeed: succeed, state: body, longest28d: longest, rng: &rng)
                 : RunPlan.habitual(state: body, rng: &rng)
             if tries { attempts[dayAssignments[chosen].id] = succeed }
             var plannedPlan = plan
@@ -108,10 +110,15 @@ public enum RunnerSimulator {
                 elevationGain: metrics.elevationGain, calories: metrics.calories, source: "simulated",
                 track: CompactTrackCodec.encode(track))
             runs.append(run)
-            observed.record(distance: metrics.distance, movingPace: metrics.movingPace)
+            // The long-run check needs the earlier runs; the others only the run itself.
+            let context = spec.kind.needsContext
+                ? MissionContext(priorRuns: observed.recentRuns.map { PriorRun(start: $0.start, utcOffset: offset, distance: $0.distance) },
+                                 utcOffset: offset)
+                : .empty
+            observed.record(start: metrics.startTime, distance: metrics.distance, movingPace: metrics.movingPace)
 
             if tries {
-                let evaluation = MissionEvaluator.evaluate(spec, metrics: metrics)
+                let evaluation = MissionEvaluator.evaluate(spec, run: MissionRun(metrics: metrics), context: context)
                 dayAssignments[chosen].status = evaluation.status == .completed ? .completed : .failed
                 dayAssignments[chosen].runID = run.id
                 dayAssignments[chosen].progress = evaluation.progress

@@ -21,6 +21,10 @@ struct TrackSynthesizer {
     /// Probability that a run has one signal dropout, and its duration range in seconds.
     static let dropoutProbability = 0.08
     static let dropoutDuration: ClosedRange<Double> = 20...90
+    /// Relief kept on a flat route (`RunPlan.flatTerrain`), fraction of the terrain's.
+    static let flatTerrainScale = 0.1
+    /// Height of one hill repeat at most, metres.
+    static let maxRepeatHeight: Meters = 20
 
     func track(plan: RunPlan, start: EpochSeconds, rng: inout SeededGenerator) -> Track {
         let lat0 = traits.home.latitude * .pi / 180
@@ -48,13 +52,16 @@ struct TrackSynthesizer {
         let dropoutAt: Meters? = rng.bernoulli(Self.dropoutProbability) ? rng.uniform(0.2, 0.8) * runDistance : nil
         var dropoutLeft: Seconds = 0
         var nextKm: Meters = 1000
+        // Hill repeats (`Leg.climb`): a triangle wave over the leg, at most `maxRepeatHeight` each.
+        let terrainScale = plan.flatTerrain ? Self.flatTerrainScale : 1
+        var hill: Meters = 0
 
         func emit() {
             if dropoutLeft > 0 { dropoutLeft -= dt; return }
             let lat = traits.home.latitude + (y + noiseY) / meridianRadius * 180 / .pi
             let lon = traits.home.longitude + (x + noiseX) / (primeVerticalRadius * cos(lat0)) * 180 / .pi
             points.append(TrackPoint(time: t, latitude: lat, longitude: lon,
-                                     elevation: ((terrain(x, y) + noiseZ) * 10).rounded() / 10))
+                                     elevation: ((terrainScale * terrain(x, y) + hill + noiseZ) * 10).rounded() / 10))
         }
         func advanceNoise() {
             noiseX = phi * noiseX + innovation * rng.gaussian()
@@ -64,7 +71,13 @@ struct TrackSynthesizer {
 
         for leg in plan.legs {
             var legLeft = leg.distance
+            let repeats = max(1, (leg.climb / Self.maxRepeatHeight).rounded(.up))
+            let period = leg.distance / repeats
             while legLeft > 0 {
+                if leg.climb > 0 {
+                    let phase = (leg.distance - legLeft).truncatingRemainder(dividingBy: period) / period
+                    hill = leg.climb / repeats * 2 * (phase < 0.5 ? phase : 1 - phase)
+                }
                 emit()
                 advanceNoise()
                 let speed: Double

@@ -98,10 +98,10 @@ struct MissionFeaturesTests {
         let schema = MissionFeatures.schema
         var renamed = schema.features
         renamed[0] = FeatureDefinition(name: "kind_x", unit: renamed[0].unit, meaning: renamed[0].meaning, missing: renamed[0].missing)
-        #expect(FeatureSchema(version: 1, features: renamed).hash != schema.hash)
+        #expect(FeatureSchema(version: schema.version, features: renamed).hash != schema.hash)
         var reworded = schema.features
         reworded[0] = FeatureDefinition(name: reworded[0].name, unit: reworded[0].unit, meaning: "other words", missing: "x")
-        #expect(FeatureSchema(version: 1, features: reworded).hash == schema.hash)
+        #expect(FeatureSchema(version: schema.version, features: reworded).hash == schema.hash)
         #expect(schema.hash.count == 16)
     }
 }
