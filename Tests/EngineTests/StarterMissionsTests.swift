@@ -1,0 +1,78 @@
+import Testing
+import RunusCore
+import Features
+import Missions
+@testable import Engine
+
+@Suite("StarterMissions")
+struct StarterMissionsTests {
+    let day = CivilDate(iso: "2026-11-29")!
+
+    @Test("older and heavier runners get shorter, slower starter missions; all are valid specs")
+    func sizedFromProfile() throws {
+        let young = UserProfile(id: "a", birthYear: 2000, sex: "m", heightCm: 180, weightKg: 72)
+        let older = UserProfile(id: "b", birthYear: 1955, sex: "f", heightCm: 160, weightKg: 85)
+        let e1 = StarterMissions.estimate(young, year: 2026), e2 = StarterMissions.estimate(older, year: 2026)
+        #expect(e1.age == 26 && e2.age == 71)
+        #expect(e1.distance == 3000 && e2.distance == 1500)
+        #expect(e1.easyPace == 420)
+        // 450 (f) + 1.5 × 36 years + 8 × (33.2 − 25) BMI points, rounded.
+        #expect(e2.easyPace == (450 + 1.5 * 36 + 8 * (85 / 2.56 - 25)).rounded())
+        for profile in [young, older, UserProfile(id: "unknown")] {
+            let specs = StarterMissions.specs(profile, year: 2026)
+            #expect(Set(specs.map(\.kind)).count == specs.count)
+            for spec in specs {
+                #expect(MissionFeatures.models(spec.kind))
+                // Valid on the wire: parsing the canonical JSON gives the same spec back.
+                #expect(try MissionSpec(json: try JSONParser.parse(spec.canonicalJSON)) == spec)
+            }
+        }
+        #expect(StarterMissions.estimate(UserProfile(id: "x"), year: 2026) ==
+                StarterMissions.Estimate(age: nil, bmi: nil, easyPace: 420, distance: 3000))
+    }
+
+    @Test("a new runner gets starter missions from the profile, stable on a second request")
+    func serviceUsesProfile() throws {
+        let store = InMemoryStore()
+        try store.upsertUser(UserProfile(id: "new", birthYear: 1970, sex: "m", heightCm: 175, weightKg: 80))
+        let service = MissionService(store: store, scorer: SyntheticScorer())
+        let first = try service.today(user: "new", day: day, count: 3, now: 0)
+        let profile = try #require(try store.user(id: "new"))
+        #expect(first.missions.map(\.spec) == Array(StarterMissions.specs(profile, year: 2026).prefix(3)))
+        #expect(first.missions.allSatisfy { $0.why.contains("new to running") && $0.why.contains("age 56") && !$0.isStretch })
+        #expect(first.missions.allSatisfy { (0...1).contains($0.pComplete) && $0.xp > 0 })
+        let again = try service.today(user: "new", day: day, count: 3, now: 10)
+        #expect(again.missions == first.missions)
+    }
+}
+
+@Suite("CandidateGenerator v2")
+struct CandidateGeneratorTests {
+    @Test("every modelled kind gets valid candidates around the runner; the why sentence covers each")
+    func everyKind() throws {
+        let asOf = CivilDate(iso: "2026-11-29")!.startInstant(utcOffset: 0)
+        for (distance, pace) in [(4000.0, 420.0), (10_000, 300)] {
+            let state = RunnerState(history: history(user: "u", runs: 20, distance: distance, pace: pace, end: asOf), asOf: asOf)
+            let candidates = CandidateGenerator.candidates(for: state)
+            #expect(Set(candidates.map(\.kind)) == Set(MissionFeatures.kinds))
+            #expect(Set(candidates).count == candidates.count)
+            for spec in candidates {
+                #expect(try MissionSpec(json: try JSONParser.parse(spec.canonicalJSON)) == spec)
+                #expect(!TodayPolicy.why(spec, state: state).isEmpty)
+                #expect(MissionFeatures.vector(spec, state: state).allSatisfy { $0.isFinite })
+            }
+            // Targets sit around the runner: long runs from the longest run, climbs from the endurance.
+            let longRuns = candidates.compactMap { if case .longRun(let m) = $0 { return m } else { return nil } }
+            #expect(longRuns.min() == 1 && longRuns.max()! <= 1.5)
+            let evenDistances = candidates.compactMap { if case .evenPace(let d, _) = $0 { return d } else { return nil } }
+            #expect(evenDistances.min()! >= 0.6 * distance && evenDistances.max()! <= 1.4 * distance)
+        }
+        // Without a run in 28 days there is nothing to measure a long run against.
+        let stale = RunnerState(history: history(user: "u", runs: 5, distance: 5000, pace: 360, end: asOf - 40 * 86_400), asOf: asOf)
+        #expect(!CandidateGenerator.candidates(for: stale).contains { $0.kind == .longRun })
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif
