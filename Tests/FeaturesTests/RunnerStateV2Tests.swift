@@ -85,6 +85,27 @@ struct RunnerStateV2Tests {
         }
     }
 
+    @Test("outcomes are dated by their deciding run; undecided or unknown-run assignments are left out")
+    func outcomesFromAssignments() {
+        let day = CivilDate(iso: "2026-11-01")!
+        let runs = [RunRecord(id: "r1", userID: "u", startTime: 1000, distance: 5000, elapsed: 1800, moving: 1800,
+                              elevationGain: 0, source: "test")]
+        func assignment(_ id: String, _ status: MissionStatus, run: String?) -> MissionAssignment {
+            var a = MissionAssignment(id: id, userID: "u", day: day, kind: "hills", specJSON: "{}", modelVersion: "m",
+                                      pComplete: 0.5, xp: 10, status: status, offeredAt: 0)
+            a.runID = run
+            return a
+        }
+        let outcomes = PastOutcome.from(assignments: [assignment("a", .completed, run: "r1"), assignment("b", .failed, run: "gone"),
+                                                      assignment("c", .expired, run: nil), assignment("d", .failed, run: "r1")],
+                                        runs: runs)
+        #expect(outcomes == [PastOutcome(kind: .hills, completed: true, decidedAt: 1000),
+                             PastOutcome(kind: .hills, completed: false, decidedAt: 1000)])
+        // Known from the deciding run's start on, not at it.
+        #expect(RunnerState(history: runs, outcomes: outcomes, asOf: 1000).tried(.hills) == 0)
+        #expect(RunnerState(history: runs, outcomes: outcomes, asOf: 1001).tried(.hills) == 2)
+    }
+
     @Test("best paces, the 5 km estimate and the start hour follow their definitions")
     func paces() {
         let t: EpochSeconds = 1_800_000_000
