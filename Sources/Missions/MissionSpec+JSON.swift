@@ -30,22 +30,32 @@ public enum MissionSpecError: Error, Equatable, Sendable, CustomStringConvertibl
     }
 }
 
-/// One parameter of a mission kind: wire name, allowed range, whether it must be a whole
-/// number, whether it may be left out, and what it means (for `runus mission kinds`).
+/// One parameter of a mission kind: wire name, allowed range, unit, whether it must be a whole
+/// number, whether it may be left out, and what it means. The single description both the
+/// validation (`MissionSpec.init(json:)`) and the listing (`runus mission kinds`,
+/// `MissionKind.catalogJSON`) read (record 0320).
 public struct MissionParameter: Sendable {
     public let name: String
+    /// Allowed values, inclusive, in `unit`.
     public let range: ClosedRange<Double>
+    /// Unit of the value, e.g. "m", "s", "s/km", "reps", "bpm".
+    public let unit: String
     public let integer: Bool
     public let optional: Bool
     public let meaning: String
 
-    init(_ name: String, _ range: ClosedRange<Double>, integer: Bool = false, optional: Bool = false, _ meaning: String) {
+    init(_ name: String, _ range: ClosedRange<Double>, _ unit: String, integer: Bool = false, optional: Bool = false,
+         _ meaning: String) {
         self.name = name
         self.range = range
+        self.unit = unit
         self.integer = integer
         self.optional = optional
         self.meaning = meaning
     }
+
+    /// Wire type: "integer" for whole-number parameters, else "number".
+    public var type: String { integer ? "integer" : "number" }
 }
 
 extension MissionSpec {
@@ -157,47 +167,47 @@ extension MissionSpec {
     /// Parameters of each kind, in wire order.
     public static func parameters(of kind: MissionKind) -> [MissionParameter] {
         typealias P = MissionParameter
-        let minDistance = P("min_distance_m", Limits.distance, "shortest accepted run, metres")
+        let minDistance = P("min_distance_m", Limits.distance, "m", "shortest accepted run, metres")
         switch kind {
-        case .distance: return [P("distance_m", Limits.distance, "distance to run, metres")]
-        case .duration: return [P("duration_s", Limits.duration, "moving time, seconds")]
-        case .pace: return [P("max_pace_s_per_km", Limits.pace, "slowest accepted pace, s/km"), minDistance]
+        case .distance: return [P("distance_m", Limits.distance, "m", "distance to run, metres")]
+        case .duration: return [P("duration_s", Limits.duration, "s", "moving time, seconds")]
+        case .pace: return [P("max_pace_s_per_km", Limits.pace, "s/km", "slowest accepted pace, s/km"), minDistance]
         case .negativeSplit: return [minDistance]
         case .distanceInTime:
-            return [P("distance_m", Limits.distance, "distance to cover, metres"),
-                    P("max_duration_s", Limits.duration, "time limit, seconds")]
+            return [P("distance_m", Limits.distance, "m", "distance to cover, metres"),
+                    P("max_duration_s", Limits.duration, "s", "time limit, seconds")]
         case .evenPace:
-            return [minDistance, P("max_spread_s_per_km", Limits.spread, "slowest minus fastest full km split, s/km")]
+            return [minDistance, P("max_spread_s_per_km", Limits.spread, "s/km", "slowest minus fastest full km split, s/km")]
         case .progression:
-            return [P("kilometres", Limits.progressionKilometres, integer: true, "consecutive km splits, each faster")]
+            return [P("kilometres", Limits.progressionKilometres, "km", integer: true, "consecutive km splits, each faster")]
         case .intervals:
-            return [P("reps", Limits.reps, integer: true, "number of reps"),
-                    P("rep_distance_m", Limits.distance, "length of each rep, metres"),
-                    P("max_pace_s_per_km", Limits.pace, "slowest accepted rep pace, s/km"),
-                    P("max_recovery_s", Limits.recovery, "longest rest between reps, seconds")]
+            return [P("reps", Limits.reps, "reps", integer: true, "number of reps"),
+                    P("rep_distance_m", Limits.distance, "m", "length of each rep, metres"),
+                    P("max_pace_s_per_km", Limits.pace, "s/km", "slowest accepted rep pace, s/km"),
+                    P("max_recovery_s", Limits.recovery, "s", "longest rest between reps, seconds")]
         case .fartlek:
-            return [P("surges", Limits.reps, integer: true, "number of surges"),
-                    P("min_surge_s", Limits.surge, "shortest surge, seconds")]
-        case .hills: return [P("min_ascent_m", Limits.ascent, "total climb, metres")]
-        case .longRun: return [P("multiple", Limits.multiple, "multiple of the longest run of the last 28 days")]
+            return [P("surges", Limits.reps, "surges", integer: true, "number of surges"),
+                    P("min_surge_s", Limits.surge, "s", "shortest surge, seconds")]
+        case .hills: return [P("min_ascent_m", Limits.ascent, "m", "total climb, metres")]
+        case .longRun: return [P("multiple", Limits.multiple, "×", "multiple of the longest run of the last 28 days")]
         case .earlyBird:
-            return [P("start_before_min", Limits.minuteOfDay, integer: true, "latest local start, minutes after midnight"),
+            return [P("start_before_min", Limits.minuteOfDay, "min", integer: true, "latest local start, minutes after midnight"),
                     minDistance]
         case .nightOwl:
-            return [P("start_after_min", Limits.minuteOfDay, integer: true, "earliest local start, minutes after midnight"),
+            return [P("start_after_min", Limits.minuteOfDay, "min", integer: true, "earliest local start, minutes after midnight"),
                     minDistance]
         case .explorer:
-            return [P("min_new_fraction", Limits.newFraction, "share of the distance on never-covered cells"), minDistance]
-        case .loop: return [P("max_gap_m", Limits.gap, "largest finish-to-start distance, metres"), minDistance]
-        case .streak: return [P("days", Limits.streakDays, integer: true, "consecutive local days with a run")]
-        case .weeklyVolume: return [P("distance_m", Limits.weeklyDistance, "distance in the calendar week, metres")]
-        case .personalBest: return [P("distance_m", Limits.distance, "effort distance to beat, metres")]
+            return [P("min_new_fraction", Limits.newFraction, "fraction", "share of the distance on never-covered cells"), minDistance]
+        case .loop: return [P("max_gap_m", Limits.gap, "m", "largest finish-to-start distance, metres"), minDistance]
+        case .streak: return [P("days", Limits.streakDays, "days", integer: true, "consecutive local days with a run")]
+        case .weeklyVolume: return [P("distance_m", Limits.weeklyDistance, "m", "distance in the calendar week, metres")]
+        case .personalBest: return [P("distance_m", Limits.distance, "m", "effort distance to beat, metres")]
         case .recovery:
-            return [P("min_pace_s_per_km", Limits.pace, "fastest accepted moving pace, s/km"),
-                    P("min_duration_s", Limits.duration, "moving time, seconds"),
-                    P("max_hr_bpm", Limits.heartRate, optional: true, "highest accepted average heart rate, bpm")]
-        case .raceFinish: return [P("min_distance_m", Limits.distance, "shortest accepted race, metres")]
-        case .podium: return [P("max_place", Limits.place, integer: true, "worst accepted place")]
+            return [P("min_pace_s_per_km", Limits.pace, "s/km", "fastest accepted moving pace, s/km"),
+                    P("min_duration_s", Limits.duration, "s", "moving time, seconds"),
+                    P("max_hr_bpm", Limits.heartRate, "bpm", optional: true, "highest accepted average heart rate, bpm")]
+        case .raceFinish: return [P("min_distance_m", Limits.distance, "m", "shortest accepted race, metres")]
+        case .podium: return [P("max_place", Limits.place, "place", integer: true, "worst accepted place")]
         }
     }
 }

@@ -47,6 +47,9 @@ struct DaemonOperations: Sendable {
         router.register("history") { request in try history(request) }
         router.register("progress") { request in try progress(request) }
         router.register("goals.recommend") { request in try goalsRecommend(request) }
+        router.register("missions.evaluate") { request in try missionsEvaluate(request) }
+        router.register("missions.progress") { request in try missionsProgress(request) }
+        router.register("missions.score") { request in try missionsScore(request) }
     }
 
     func health() -> JSONValue {

@@ -1,0 +1,50 @@
+import RunusCore
+import Features
+import Missions
+
+/// A candidate mission scored for a runner: the served model's completion probability and the
+/// XP it would offer, or the reason it cannot be scored.
+public struct ScoredMission: Sendable, Equatable {
+    public let spec: MissionSpec
+    /// Completion probability in [0, 1]; nil when the model does not know the kind.
+    public let pComplete: Double?
+    /// XP the mission would offer at `pComplete` (record 0202); nil with `pComplete`.
+    public let xp: Int?
+    /// Why there is no probability, e.g. "kind loop is not modelled by feature schema v1 …".
+    public let reason: String?
+}
+
+extension MissionService {
+    /// The runner's state as of the start of `day` (default: the runner's local day at `now`), the
+    /// same as-of instant and history window `today` uses, so scores agree with its offers.
+    public func runnerState(user userID: UserID, day requestedDay: CivilDate?, now: EpochSeconds) throws
+        -> (user: UserProfile, day: CivilDate, state: RunnerState) {
+        guard let user = try store.user(id: userID) else { throw EngineError.unknownUser(userID) }
+        let day = requestedDay ?? localDay(of: user, at: now)
+        let asOf = day.startInstant(utcOffset: user.utcOffset(at: now, resolver: resolver))
+        let history = try store.runs(user: userID, from: asOf - 365 * 86_400, to: asOf)
+        return (user, day, RunnerState(history: history, asOf: asOf))
+    }
+
+    /// Scores candidate specs for a runner through the feature path of `today`
+    /// (`MissionFeatures.vector` on the as-of state, then the served scorer). Kinds the feature
+    /// schema does not model get no probability and a reason instead (record 0322).
+    public func score(user userID: UserID, specs: [MissionSpec], day: CivilDate?, now: EpochSeconds) throws
+        -> (day: CivilDate, missions: [ScoredMission]) {
+        let (_, day, state) = try runnerState(user: userID, day: day, now: now)
+        let modelled = specs.filter { MissionFeatures.models($0.kind) }
+        let probabilities = scorer.probabilities(modelled.map { MissionFeatures.vector($0, state: state) })
+        var next = 0
+        let known = MissionFeatures.kinds.map(\.rawValue).joined(separator: ", ")
+        let scored = specs.map { spec -> ScoredMission in
+            guard MissionFeatures.models(spec.kind) else {
+                return ScoredMission(spec: spec, pComplete: nil, xp: nil,
+                                     reason: "kind \(spec.kind.rawValue) is not modelled by feature schema v\(MissionFeatures.schema.version) (modelled: \(known))")
+            }
+            let p = probabilities[next]
+            next += 1
+            return ScoredMission(spec: spec, pComplete: p, xp: MissionXP.xp(for: spec, pComplete: p), reason: nil)
+        }
+        return (day, scored)
+    }
+}
