@@ -182,7 +182,7 @@ enum ReportCharts {
     static func niceTicks(_ range: ClosedRange<Double>) -> [Double] {
         let span = range.upperBound - range.lowerBound
         guard span > 0 && span.isFinite else { return [range.lowerBound] }
-        let raw = span / 5
+        let raw = span / 6
         var magnitude = 1.0
         while magnitude > raw { magnitude /= 10 }
         while magnitude * 10 <= raw { magnitude *= 10 }
