@@ -132,7 +132,10 @@ enum ReportText {
     }
 
     static func policyIntro(_ p: PolicySummary) -> String {
-        "The \(ReportFormat.integer(p.offers)) missions the policy recommended in the period (\(ReportFormat.integer(p.runnerDays)) runner-days; "
+        if p.offers == 0 {
+            return "No recommendations were logged in the period (e.g. history-derived labels only): nothing to show about the policy."
+        }
+        return "The \(ReportFormat.integer(p.offers)) missions the policy recommended in the period (\(ReportFormat.integer(p.runnerDays)) runner-days; "
             + "\(ReportFormat.integer(p.scored)) of them of kinds the models score), grouped by each model's predicted completion. "
             + "Realised completion counts the \(ReportFormat.integer(p.tried)) the runners tried (an untried mission has no outcome). "
             + "Target band \(ReportFormat.number(p.targetBand.lowerBound, digits: 2))–\(ReportFormat.number(p.targetBand.upperBound, digits: 2)): "
