@@ -84,7 +84,7 @@ public enum ReportBuilder {
         }
         let labels = examples.map(\.label)
         let prepared = models.indices.map { m in
-            PreparedScores(labels: labels, probabilities: examples.map { $0.probabilities[m] }, bins: c.reliabilityBins)
+            PreparedScores(labels: labels, probabilities: examples.map { $0.probabilities[m] })   // ECE's 10 bins (0303)
         }
         let (clusters, clusterCount) = clusters(examples, unit: c.resampleUnit)
         let bootstrap = Bootstrap(prepared: prepared, clusters: clusters, clusterCount: clusterCount,

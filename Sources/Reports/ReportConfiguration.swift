@@ -19,7 +19,7 @@ public struct ReportConfiguration: Sendable, Equatable {
     public var resampleUnit: ResampleUnit = .runner
     /// Two-sided coverage of the intervals, in (0, 1).
     public var confidence: Double = 0.95
-    /// Equal-width bins of the reliability diagram, same as `Metrics.calibrationBins` (ECE).
+    /// Equal-width bins of the reliability diagram (the ECE always uses `Metrics.calibrationBins`, 10).
     public var reliabilityBins: Int = 10
     /// Equal-width bins over [0, 1] of the histogram of predicted probabilities.
     public var histogramBins: Int = 20

@@ -152,8 +152,11 @@ public enum ReportHTML {
         let c = r.configuration
         let items = [
             ReportText.bootstrapNote(r),
-            "Log loss in nats with probabilities clipped to [1e-15, 1 − 1e-15]; ECE over \(c.reliabilityBins) equal-width bins; "
+            "Log loss in nats with probabilities clipped to [1e-15, 1 − 1e-15]; ECE over 10 equal-width bins; "
                 + "AUC by average ranks (ties count one half).",
+            "ECE is biased upward under resampling (it adds up absolute bin errors, and resampling adds noise to every bin), "
+                + "so its interval sits mostly above the estimate; read it as \"how large could the error be\", and its "
+                + "difference interval with the same care.",
             "Runner experience: new < \(RunnerExperience.regularFrom) runs logged before the offer, regular \(RunnerExperience.regularFrom)–"
                 + "\(RunnerExperience.veteranFrom - 1), veteran ≥ \(RunnerExperience.veteranFrom). Months are the runner's local calendar.",
             "Colours: Okabe–Ito palette; the second model is also dashed, so the plots survive grey printing and colour-vision deficiencies.",

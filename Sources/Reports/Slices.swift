@@ -37,8 +37,7 @@ extension SliceRow {
                 let members = groups[key]!
                 let subset = members.map { examples[$0] }
                 let labels = subset.map(\.label)
-                let prepared = (0..<models).map { m in PreparedScores(labels: labels, probabilities: subset.map { $0.probabilities[m] },
-                                                                       bins: c.reliabilityBins) }
+                let prepared = (0..<models).map { m in PreparedScores(labels: labels, probabilities: subset.map { $0.probabilities[m] }) }
                 let (clusters, clusterCount) = ReportBuilder.clusters(subset, unit: c.resampleUnit)
                 let bootstrap = Bootstrap(prepared: prepared, clusters: clusters, clusterCount: clusterCount,
                                           resamples: c.sliceResamples, confidence: c.confidence)

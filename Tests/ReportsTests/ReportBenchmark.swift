@@ -26,7 +26,7 @@ struct ReportBenchmark {
     // Enabled only by make bench-report: minutes in a debug build, and timing is not a test.
     @Test("build and render a two-model report for 100,000 examples", .enabled(if: enabled))
     func benchmark() throws {
-        let fixture = try ReportFixture(evaluated: Self.rows, runners: Self.rows / 30, seed: 11)
+        let fixture = try ReportFixture(evaluated: Self.rows, runners: Self.rows / 30, seed: 11, noiseFeatures: 12)
         let c = ReportConfiguration()
         var build: [Double] = [], render: [Double] = []
         var report: EvaluationReport?
@@ -58,7 +58,7 @@ struct ReportBenchmark {
         let bootstrap = Bootstrap(prepared: [prepared], clusters: nil, clusterCount: y.count, resamples: naiveResamples, confidence: 0.95)
         let ours = Self.seconds { _ = bootstrap.draws(seed: 1, stream: 1) }
         print("""
-        report benchmark: \(Self.rows) evaluated examples, 2 models (GBDT, LR), \(c.resamples) resamples (runner unit), \
+        report benchmark: \(Self.rows) evaluated examples, \(fixture.features.cols) features, 2 models (GBDT, LR), \(c.resamples) resamples (runner unit), \
         \(c.sliceResamples) per slice, permutation on \(c.permutationRows) rows × \(c.permutationRepeats)
           build  median \(String(format: "%.2f", Self.median(build))) s  (runs: \(build.map { String(format: "%.2f", $0) }.joined(separator: ", ")))
           render median \(String(format: "%.3f", Self.median(render))) s  (HTML + Markdown + JSON)

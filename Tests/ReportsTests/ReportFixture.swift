@@ -19,8 +19,9 @@ struct ReportFixture {
     let lr: EvaluatedModel, gbdt: EvaluatedModel
     let recommended: [RecommendedMission]
 
-    /// `examples` evaluated rows (about 30% of all generated), `runners` runners, seed `seed`.
-    init(evaluated: Int = 600, runners: Int = 40, seed: UInt64 = 9) throws {
+    /// `examples` evaluated rows (about 30% of all generated), `runners` runners, seed `seed`;
+    /// `noiseFeatures` extra uninformative columns (the benchmark matches the schema's width).
+    init(evaluated: Int = 600, runners: Int = 40, seed: UInt64 = 9, noiseFeatures: Int = 0) throws {
         var rng = SeededGenerator(seed: seed)
         let total = Int((Double(evaluated) / 0.3).rounded())
         var rows: [[Double]] = [], labels: [Double] = []
@@ -32,21 +33,24 @@ struct ReportFixture {
             let kink = difficulty > 1 ? -1.2 * (difficulty - 1) : 0
             let z = 2.2 - 3 * difficulty + skills[runner] - 0.3 * days + kink + (kind == 2 ? -0.4 : 0)
             let p = 1 / (1 + exp(-z))
-            rows.append([difficulty, skills[runner] + rng.gaussian(mean: 0, sd: 0.2), days, kind == 2 ? 1 : 0])
+            rows.append([difficulty, skills[runner] + rng.gaussian(mean: 0, sd: 0.2), days, kind == 2 ? 1 : 0]
+                        + (0..<noiseFeatures).map { _ in rng.gaussian() })
             labels.append(rng.bernoulli(p) ? 1 : 0)
             // Days 0..<120 in time order; earlier runs grow with time and vary by runner.
             let day = i * 120 / total
             meta.append((runner, kind, day, day / 2 + (runner % 5) * 12))
         }
         let cut = total - evaluated
-        let trainX = Matrix(rowArrays: Array(rows[..<cut]), cols: 4), trainY = Array(labels[..<cut])
+        let width = 4 + noiseFeatures
+        let names = Self.featureNames + (0..<noiseFeatures).map { "noise_\($0)" }
+        let trainX = Matrix(rowArrays: Array(rows[..<cut]), cols: width), trainY = Array(labels[..<cut])
         let lrModel = try LogisticRegression.fit(x: trainX, y: trainY, configuration: .init(l2: 1))
         var c = GradientBoosting.Configuration()
         c.numIterations = 60; c.learningRate = 0.1; c.numLeaves = 7; c.minDataInLeaf = 20; c.seed = seed; c.parallel = false
         let gbdtModel = try GradientBoosting.fit(x: trainX, y: trainY, configuration: c)
-        lr = EvaluatedModel(name: "LR", version: "lr-fixture", featureNames: Self.featureNames, parameters: .logisticRegression(lrModel))
-        gbdt = EvaluatedModel(name: "GBDT", version: "gbdt-fixture", featureNames: Self.featureNames, parameters: .gradientBoosting(gbdtModel))
-        features = Matrix(rowArrays: Array(rows[cut...]), cols: 4)
+        lr = EvaluatedModel(name: "LR", version: "lr-fixture", featureNames: names, parameters: .logisticRegression(lrModel))
+        gbdt = EvaluatedModel(name: "GBDT", version: "gbdt-fixture", featureNames: names, parameters: .gradientBoosting(gbdtModel))
+        features = Matrix(rowArrays: Array(rows[cut...]), cols: width)
         let pLR = lr.probabilities(features), pGBDT = gbdt.probabilities(features)
         var examples: [EvaluatedExample] = []
         for k in 0..<evaluated {
