@@ -160,3 +160,57 @@ bench-races: build $(DB)
 	pid=$$!; for i in $$(seq 1 100); do grep -q listening $(VAR)/race-bench.out 2>/dev/null && break; sleep 0.1; done; \
 	$(RELEASE_BIN) race-loadtest --addr 127.0.0.1:$(RACE_PORT) --rooms 100 --runners-per-room 10 --duration $(RACE_SECONDS) --server-pid $$pid; \
 	status=$$?; kill -TERM $$pid; wait $$pid; exit $$status
+
+# Offline evaluation report (issue 9, records 0700-0707): GBDT (candidate) vs LR (reference) on
+# the default simulated database, held-out last 20% by time, as HTML, Markdown and JSON, and the
+# HTML rendered to PNG by headless Chromium (Debian's chromium, installed here when missing).
+# The GBDT comes from `runus train --model gbdt` when this build has it, else from the Learning
+# API through a test-hosted trainer (ReportGBDTWriter).
+REPORT_DIR ?= $(VAR)/report
+REPORT_DB ?= $(DB)
+REPORT_WIDTH ?= 1100
+REPORT_HEIGHT ?= 6000
+.PHONY: report report-real report-png chromium bench-report
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then echo "installing: chromium fonts-dejavu-core"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null; \
+	  else echo "run: sudo apt-get install -y --no-install-recommends chromium fonts-dejavu-core"; exit 1; fi; }
+
+report: build $(REPORT_DB) chromium
+	@mkdir -p $(REPORT_DIR)
+	$(RELEASE_BIN) train --db $(REPORT_DB) --out $(REPORT_DIR)/lr
+	@if $(RELEASE_BIN) train --help | grep -q gbdt; then \
+	  $(RELEASE_BIN) train --db $(REPORT_DB) --model gbdt --out $(REPORT_DIR)/gbdt; \
+	else \
+	  RUNUS_REPORT_GBDT_DB=$(REPORT_DB) RUNUS_REPORT_GBDT_OUT=$(REPORT_DIR)/gbdt $(SWIFT) test --disable-xctest --filter ReportGBDTWriter >/dev/null; \
+	fi
+	@TIMEFORMAT='report wall time: %R s'; time $(RELEASE_BIN) report --model $(REPORT_DIR)/gbdt --vs $(REPORT_DIR)/lr --db $(REPORT_DB) --out $(REPORT_DIR)/report.html
+	$(RELEASE_BIN) report --model $(REPORT_DIR)/gbdt --vs $(REPORT_DIR)/lr --db $(REPORT_DB) --out $(REPORT_DIR)/report.md
+	$(RELEASE_BIN) report --model $(REPORT_DIR)/gbdt --vs $(REPORT_DIR)/lr --db $(REPORT_DB) --out $(REPORT_DIR)/report.json
+	$(MAKE) report-png REPORT_HTML=$(REPORT_DIR)/report.html
+
+# Any report HTML to PNG (REPORT_HTML=...), full page at REPORT_WIDTH px.
+REPORT_HTML ?= $(REPORT_DIR)/report.html
+report-png: chromium
+	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --screenshot=$(REPORT_HTML:.html=.png) \
+	  --window-size=$(REPORT_WIDTH),$(REPORT_HEIGHT) file://$(abspath $(REPORT_HTML)) 2>/dev/null
+	@echo "wrote $(REPORT_HTML:.html=.png)"
+
+# The same on the real runners (../shared/datasets/runners): needs `runus import --dataset` and
+# history labels in training and in reports (`--labels history`), which are not in this build yet.
+REPORT_REAL_DB ?= $(REPORT_DIR)/real.sqlite
+report-real: build chromium
+	@$(RELEASE_BIN) import --help >/dev/null 2>&1 && $(RELEASE_BIN) report --help | grep -q -- --labels || { \
+	  echo "report-real needs 'runus import --dataset' and 'runus report --labels history' (see the reports helper's notes)"; exit 1; }
+	@mkdir -p $(REPORT_DIR)
+	test -f $(REPORT_REAL_DB) || $(RELEASE_BIN) import --db $(REPORT_REAL_DB) --dataset $(RUNUS_DATASETS)/runners
+	$(RELEASE_BIN) train --db $(REPORT_REAL_DB) --labels history --out $(REPORT_DIR)/real-lr
+	$(RELEASE_BIN) train --db $(REPORT_REAL_DB) --labels history --model gbdt --out $(REPORT_DIR)/real-gbdt
+	$(RELEASE_BIN) report --model $(REPORT_DIR)/real-gbdt --vs $(REPORT_DIR)/real-lr --db $(REPORT_REAL_DB) --labels history --out $(REPORT_DIR)/real.html
+	$(MAKE) report-png REPORT_HTML=$(REPORT_DIR)/real.html
+
+# Report build time for BENCH_REPORT_ROWS (default 100,000) evaluated examples, release build,
+# one warm-up then BENCH_RUNS runs, medians; next to the naive resample-and-sort bootstrap.
+bench-report: deps
+	RUNUS_BENCH_REPORT=1 $(SWIFT) test -c release -Xswiftc -enable-testing --disable-xctest --filter ReportBenchmark

@@ -30,13 +30,14 @@ let package = Package(
         .target(name: "Features", dependencies: ["RunusCore", "Tracking", "Missions"]),
         .target(name: "Engine", dependencies: ["RunusCore", "Tracking", "TrackFormats", "Missions", "Features", "Learning"]),
         .target(name: "Simulation", dependencies: ["RunusCore", "Tracking", "TrackFormats", "Missions"]),
+        .target(name: "Reports", dependencies: ["RunusCore", "Learning"]),
 
         // I/O modules.
         .target(name: "Storage", dependencies: ["RunusCore", "CSQLite"]),
         .target(name: "Server", dependencies: ["RunusCore", "CSysShims"]),
         .target(name: "RunusCLI", dependencies: [
             "RunusCore", "Tracking", "TrackFormats", "Missions", "Learning", "Features",
-            "Engine", "Simulation", "Storage", "Server",
+            "Engine", "Simulation", "Storage", "Server", "Reports",
         ]),
         .executableTarget(name: "runus", dependencies: ["RunusCLI"]),
         // `make bench-learn` only: our learners on the peer benchmark's data.
@@ -53,5 +54,6 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
         .testTarget(name: "ServerTests", dependencies: ["Server"]),
         .testTarget(name: "RunusCLITests", dependencies: ["RunusCLI"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
     ]
 )

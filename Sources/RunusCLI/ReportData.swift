@@ -1,0 +1,101 @@
+import RunusCore
+import Features
+import Learning
+import Missions
+import Reports
+import Storage
+
+/// The evaluated examples of a report read from a store: the labelled examples of
+/// `TrainingPipeline.examples` in the period, each with the runner's experience, the local day
+/// and month of the offer, and every model's prediction.
+struct ReportData {
+    let examples: [EvaluatedExample]
+    /// Every mission offered in the period, tried or not (the policy section).
+    let recommended: [RecommendedMission]
+    /// One row per example, in the schema's feature order (permutation importance).
+    let features: Matrix
+    let firstDay: String, lastDay: String
+    /// One sentence on how the period was chosen.
+    let period: String
+
+    /// Share of the examples, by time, that trains (the rest is the default period), as in `runus train`.
+    static let trainFraction = 0.8
+
+    static func load(store: SQLiteStore, from: CivilDate?, to: CivilDate?,
+                     models: [EvaluatedModel]) throws -> ReportData {
+        let all = try TrainingPipeline.examples(store: store).examples
+        guard !all.isEmpty else { throw CLIError("the database has no labelled examples (tried missions)") }
+        // Local day of each offer from its assignment; the runner's fixed offset for examples without one.
+        var dayOf: [String: CivilDate] = [:]
+        for a in try store.decidedAssignments() { dayOf[a.id] = a.day }
+        var offsets: [UserID: Int] = [:], runs: [UserID: [RunRecord]] = [:], offers: [MissionAssignment] = []
+        for user in try store.allUsers() {
+            offsets[user.id] = user.utcOffsetSeconds
+            runs[user.id] = try store.allRuns(user: user.id).sorted { ($0.startTime, $0.id) < ($1.startTime, $1.id) }
+            offers += try store.assignments(user: user.id, from: CivilDate(daysSinceEpoch: -1_000_000),
+                                            to: CivilDate(daysSinceEpoch: 1_000_000))
+        }
+        /// Runs of `user` that started before `time`.
+        func earlierRuns(_ user: UserID, _ time: EpochSeconds) -> Int {
+            let starts = runs[user] ?? []
+            var lo = 0, hi = starts.count
+            while lo < hi { let mid = (lo + hi) / 2; if starts[mid].startTime < time { lo = mid + 1 } else { hi = mid } }
+            return lo
+        }
+        func day(_ e: LabelledExample) -> CivilDate {
+            dayOf[e.assignmentID] ?? CivilDate(instant: e.time, utcOffset: offsets[e.userID] ?? 0)
+        }
+        let chosen: [LabelledExample], period: String, offered: [MissionAssignment]
+        if let from, let to {
+            chosen = all.filter { (from...to).contains(day($0)) }
+            offered = offers.filter { (from...to).contains($0.day) }
+            period = "offers from \(from) to \(to)"
+        } else {
+            let cutoff = all[min(Int(Double(all.count) * trainFraction), all.count - 1)].time
+            chosen = all.filter { $0.time >= cutoff }
+            offered = offers.filter { $0.offeredAt >= cutoff }
+            period = "last \(Int(((1 - trainFraction) * 100).rounded()))% of examples by time, the held-out share of runus train"
+        }
+        guard !chosen.isEmpty else { throw CLIError("no labelled examples in the period (\(period)); widen --from/--to") }
+        let x = Matrix(rowArrays: chosen.map(\.features), cols: MissionFeatures.schema.count)
+        let predictions = models.map { $0.probabilities(x) }
+        var examples: [EvaluatedExample] = []
+        examples.reserveCapacity(chosen.count)
+        var first = day(chosen[0]), last = first
+        for (i, e) in chosen.enumerated() {
+            let d = day(e)
+            first = min(first, d); last = max(last, d)
+            let iso = d.description
+            examples.append(EvaluatedExample(label: e.label, probabilities: predictions.map { $0[i] }, kind: e.kind.rawValue,
+                                             runner: e.userID, experience: RunnerExperience(earlierRuns: earlierRuns(e.userID, e.time)),
+                                             month: String(iso.prefix(7)), day: iso))
+        }
+        return ReportData(examples: examples, recommended: try recommendations(offered, runs: runs, models: models, earlierRuns: earlierRuns),
+                          features: x, firstDay: first.description, lastDay: last.description, period: period)
+    }
+
+    /// The offers as recommendations: features as of the offer for the kinds the schema models
+    /// (`ExampleBuilder`'s rule), every model's prediction, and the outcome when tried.
+    static func recommendations(_ offered: [MissionAssignment], runs: [UserID: [RunRecord]], models: [EvaluatedModel],
+                                earlierRuns: (UserID, EpochSeconds) -> Int) throws -> [RecommendedMission] {
+        var rows: [[Double]] = [], scoredIndex: [Int?] = []
+        for a in offered {
+            let spec: MissionSpec
+            do { spec = try MissionSpec(json: try JSONParser.parse(a.specJSON)) } catch {
+                throw CLIError("assignment \(a.id): stored mission spec is invalid: \(error)")
+            }
+            guard MissionFeatures.models(spec.kind) else { scoredIndex.append(nil); continue }
+            let history = Array((runs[a.userID] ?? []).prefix(earlierRuns(a.userID, a.offeredAt)))
+            scoredIndex.append(rows.count)
+            rows.append(MissionFeatures.vector(spec, state: RunnerState(history: history, asOf: a.offeredAt)))
+        }
+        let x = Matrix(rowArrays: rows, cols: MissionFeatures.schema.count)
+        let predictions = rows.isEmpty ? models.map { _ in [Double]() } : models.map { $0.probabilities(x) }
+        return offered.indices.map { i in
+            let a = offered[i]
+            let outcome: Double? = a.status == .completed ? 1 : a.status == .failed ? 0 : nil
+            return RecommendedMission(runner: a.userID, day: a.day.description, kind: a.kind,
+                                      probabilities: scoredIndex[i].map { k in predictions.map { $0[k] } }, outcome: outcome)
+        }
+    }
+}
