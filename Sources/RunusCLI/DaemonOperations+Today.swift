@@ -40,12 +40,12 @@ extension DaemonOperations {
 
     /// `missions.today` as served: a kept answer when the user's missions, runs and profile have
     /// not changed since it was computed; the computed one otherwise (then kept).
-    func cachedMissionsToday(_ request: Request) throws -> JSONValue {
+    func cachedMissionsToday(_ request: Request) throws -> EncodedJSON {
         let parameters = try TodayParameters(request)
         let now = clock.now()
         if parameters.refresh {
             defer { todayCache.invalidate(user: parameters.user) }
-            return try todayAnswer(parameters, now: now)
+            return EncodedJSON(try todayAnswer(parameters, now: now))
         }
         guard let profile = try todayCache.profile(parameters.user, store: store) else {
             throw Self.unknownUser("missions.today", parameters.user)
@@ -57,7 +57,7 @@ extension DaemonOperations {
                                                 stretch: parameters.stretch, modelVersion: missions.modelVersion)
         let (value, ticket) = todayCache.entries.lookup(parameters.user, key)
         if case .answer(let answer)? = value { return answer }
-        let answer = try todayAnswer(parameters, now: now)
+        let answer = EncodedJSON(try todayAnswer(parameters, now: now))
         todayCache.entries.store(parameters.user, key, .answer(answer), ticket: ticket)
         return answer
     }

@@ -45,7 +45,7 @@ struct DaemonOperations: Sendable {
         router.register("health") { _ in health() }
         router.register("model.info") { _ in modelInfo() }
         router.register("stats") { [router] _ in .object(["operations": router.stats.json()]) }
-        router.register("missions.today") { request in try cachedMissionsToday(request) }
+        router.registerEncoded("missions.today") { request in try cachedMissionsToday(request) }
         router.register("users.upsert") { request in try invalidatingToday(request, usersUpsert) }
         router.register("runs.ingest") { request in try invalidatingToday(request, runsIngest) }
         router.register("runs.get") { request in try runsGet(request) }

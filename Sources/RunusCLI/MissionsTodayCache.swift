@@ -28,7 +28,8 @@ final class MissionsTodayCache: RunnerStateCache, Sendable {
     enum Value: Sendable {
         case profile(UserProfile)
         case state(RunnerState)
-        case answer(JSONValue)
+        /// The `result` value as the answer line carries it.
+        case answer(EncodedJSON)
     }
 
     let entries: AnswerCache<UserID, Key, Value>

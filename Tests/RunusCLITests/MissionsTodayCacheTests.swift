@@ -33,7 +33,7 @@ struct MissionsTodayCacheTests {
     /// The served (cached) answer's bytes, checked against a fresh computation's.
     static func servedMatchesFresh(_ ops: DaemonOperations, _ params: [String: JSONValue],
                                    sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        let served = JSONWriter.string(try ops.cachedMissionsToday(request(params)))
+        let served = String(decoding: try ops.cachedMissionsToday(request(params)).bytes, as: UTF8.self)
         let fresh = JSONWriter.string(try ops.missionsToday(request(params)))
         #expect(served == fresh, sourceLocation: sourceLocation)
         return served
@@ -60,7 +60,7 @@ struct MissionsTodayCacheTests {
         let params: [String: JSONValue] = ["op": "missions.today", "user": "ana"]
         let first = try Self.servedMatchesFresh(ops, params)
         let hitsBefore = ops.todayCache.entries.counts.hits
-        let second = JSONWriter.string(try ops.cachedMissionsToday(Self.request(params)))
+        let second = String(decoding: try ops.cachedMissionsToday(Self.request(params)).bytes, as: UTF8.self)
         #expect(second == first)
         #expect(ops.todayCache.entries.counts.hits > hitsBefore, "the second request was not a cache hit")
         // Other keys: a count, the stretch mission, an explicit date, each its own answer.
@@ -102,7 +102,7 @@ struct MissionsTodayCacheTests {
         #expect(moved.contains("\"day\":\"2027-01-14\""))
 
         // A refresh replaces the open missions; the next plain request shows the new ones.
-        let refreshed = JSONWriter.string(try ops.cachedMissionsToday(Self.request(params.merging(["refresh": true]) { $1 })))
+        let refreshed = String(decoding: try ops.cachedMissionsToday(Self.request(params.merging(["refresh": true]) { $1 })).bytes, as: UTF8.self)
         #expect(refreshed != moved)
         let afterRefresh = try Self.servedMatchesFresh(ops, params)
         #expect(afterRefresh == refreshed)
