@@ -2,6 +2,14 @@ import RunusCore
 import Features
 import Missions
 
+/// Where `MissionService` keeps runner states between requests (the daemon's cache, decision
+/// 0520). A state as of an instant depends only on the runs before it, so a store that forgets it
+/// whenever a run starting before that instant is written never answers a stale one.
+public protocol RunnerStateCache: Sendable {
+    /// The state of `user` as of `asOf` (Unix seconds): the kept one, or `build()`'s (then kept).
+    func state(user: UserID, asOf: EpochSeconds, build: () throws -> RunnerState) throws -> RunnerState
+}
+
 /// A mission offered for today, as stored and as answered.
 public struct TodayMission: Sendable, Equatable {
     public let assignmentID: String
@@ -24,13 +32,15 @@ public final class MissionService: Sendable {
     let scorer: any MissionScorer
     let policy: TodayPolicy
     let resolver: any UTCOffsetResolver
+    let stateCache: (any RunnerStateCache)?
 
     /// Suffix of a stretch mission's assignment id (the store has no column for the role).
     static let stretchSuffix = "-stretch"
 
     public init(store: any EngineStore, scorer: any MissionScorer, policy: TodayPolicy = TodayPolicy(),
-                resolver: any UTCOffsetResolver = FixedOffsetResolver()) {
+                resolver: any UTCOffsetResolver = FixedOffsetResolver(), stateCache: (any RunnerStateCache)? = nil) {
         self.store = store; self.scorer = scorer; self.policy = policy; self.resolver = resolver
+        self.stateCache = stateCache
     }
 
     public var modelVersion: String { scorer.version }
@@ -48,11 +58,14 @@ public final class MissionService: Sendable {
         let day = requestedDay ?? localDay(of: user, at: now)
         // As of the start of the runner's local day: runs later that day do not change the offer.
         let asOf = day.startInstant(utcOffset: user.utcOffset(at: now, resolver: resolver))
-        let history = try store.runs(user: userID, from: asOf - 365 * 86_400, to: asOf)
-        // Mission outcomes of the last 90 days decided by runs before the day (as in training).
-        let past = try store.assignments(user: userID, from: day.adding(days: -90), to: day.adding(days: -1))
-        let state = RunnerState(history: history, outcomes: PastOutcome.from(assignments: past, runs: history),
-                                asOf: asOf, utcOffset: user.utcOffset(at: now, resolver: resolver))
+        func build() throws -> RunnerState {
+            let history = try store.runs(user: userID, from: asOf - 365 * 86_400, to: asOf)
+            // Mission outcomes of the last 90 days decided by runs before the day (as in training).
+            let past = try store.assignments(user: userID, from: day.adding(days: -90), to: day.adding(days: -1))
+            return RunnerState(history: history, outcomes: PastOutcome.from(assignments: past, runs: history),
+                               asOf: asOf, utcOffset: user.utcOffset(at: now, resolver: resolver))
+        }
+        let state = try stateCache?.state(user: userID, asOf: asOf, build: build) ?? build()
         func stored() throws -> (all: [MissionAssignment], current: [MissionAssignment], enough: Bool) {
             let all = try store.assignments(user: userID, day: day).filter { $0.modelVersion == scorer.version }
             let current = all.filter { $0.status != .expired }

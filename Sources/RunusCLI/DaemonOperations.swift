@@ -22,12 +22,16 @@ struct DaemonOperations: Sendable {
     let startedAt: EpochSeconds
     let store: any EngineStore
     let resolver: any UTCOffsetResolver
+    /// Answers, profiles and states kept between requests; one per daemon (decision 0520).
+    let todayCache: MissionsTodayCache
 
     init(store: any EngineStore, scorer: any MissionScorer, artifact: ModelArtifact, clock: any Clock,
-         startedAt: EpochSeconds, resolver: any UTCOffsetResolver = SystemTimeZones()) {
+         startedAt: EpochSeconds, resolver: any UTCOffsetResolver = SystemTimeZones(),
+         todayCache: MissionsTodayCache = MissionsTodayCache()) {
         self.store = store
         self.resolver = resolver
-        self.missions = MissionService(store: store, scorer: scorer, resolver: resolver)
+        self.todayCache = todayCache
+        self.missions = MissionService(store: store, scorer: scorer, resolver: resolver, stateCache: todayCache)
         self.artifact = artifact
         self.clock = clock
         self.startedAt = startedAt
@@ -41,9 +45,10 @@ struct DaemonOperations: Sendable {
         router.register("health") { _ in health() }
         router.register("model.info") { _ in modelInfo() }
         router.register("stats") { [router] _ in .object(["operations": router.stats.json()]) }
-        router.register("missions.today") { request in try missionsToday(request) }
-        router.register("users.upsert") { request in try usersUpsert(request) }
-        router.register("runs.ingest") { request in try runsIngest(request) }
+        router.registerEncoded("missions.today") { request in try cachedMissionsToday(request) }
+        router.register("users.upsert") { request in try invalidatingToday(request, usersUpsert) }
+        router.register("runs.ingest") { request in try invalidatingToday(request, runsIngest) }
+        router.register("runs.get") { request in try runsGet(request) }
         router.register("history") { request in try history(request) }
         router.register("progress") { request in try progress(request) }
         router.register("goals.recommend") { request in try goalsRecommend(request) }
@@ -77,46 +82,6 @@ struct DaemonOperations: Sendable {
                 "l2": .number(artifact.training.l2),
             ],
             "metrics": .object(metrics),
-        ]
-    }
-
-    func missionsToday(_ request: Request) throws -> JSONValue {
-        let user = try request.string("user")
-        guard !user.isEmpty else { throw RequestError.badRequest("missions.today: parameter 'user' is empty") }
-        let day = try Self.day(request, "date")
-        var count = Self.defaultMissionCount
-        if request.optional("k") != nil {
-            count = try request.int("k")
-            guard Self.missionCountRange.contains(count) else {
-                throw RequestError.badRequest("missions.today: parameter 'k' is \(count), expected \(Self.missionCountRange.lowerBound)...\(Self.missionCountRange.upperBound)")
-            }
-        }
-        let refresh = try Self.optionalBool(request, "refresh") ?? false
-        let withStretch = try Self.optionalBool(request, "stretch") ?? false
-        var answer: (day: CivilDate, missions: [TodayMission])
-        do {
-            answer = try missions.today(user: user, day: day, count: count, now: clock.now(), refresh: refresh)
-            if !withStretch { answer.missions.removeAll { $0.isStretch } }
-        } catch EngineError.unknownUser(let id) {
-            throw Self.unknownUser("missions.today", id)
-        }
-        return [
-            "user": .string(user),
-            "day": .string(answer.day.description),
-            "model_version": .string(missions.modelVersion),
-            "missions": .array(answer.missions.map { m in
-                [
-                    "id": .string(m.assignmentID),
-                    "kind": .string(m.spec.kind.rawValue),
-                    "title": .string(m.title),
-                    "spec": m.spec.json,
-                    "p_complete": .number((m.pComplete * 10_000).rounded() / 10_000),
-                    "xp": .number(Double(m.xp)),
-                    "why": .string(m.why),
-                    "status": .string(m.status.rawValue),
-                    "stretch": .bool(m.isStretch),
-                ]
-            }),
         ]
     }
 

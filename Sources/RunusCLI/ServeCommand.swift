@@ -129,6 +129,8 @@ final class ModelReloader: Sendable {
     /// Operations whose state must survive a reload (race rooms), registered on every router.
     let persistentOperations: @Sendable (Router) -> Void
     private let server = Mutex<LineServer?>(nil)
+    /// missions.today answers kept across reloads, dropped on each (decision 0520).
+    let todayCache = MissionsTodayCache()
     /// Serialises reloads; holds the version being served.
     private let serving = Mutex<String>("")
 
@@ -145,7 +147,7 @@ final class ModelReloader: Sendable {
     func makeRouter(artifact: ModelArtifact) throws -> Router {
         let scorer = try LogisticScorer(artifact: artifact)
         let operations = DaemonOperations(store: store, scorer: scorer, artifact: artifact,
-                                          clock: clock, startedAt: startedAt)
+                                          clock: clock, startedAt: startedAt, todayCache: todayCache)
         let router = Router(stats: stats, log: log)
         operations.register(on: router)
         persistentOperations(router)
@@ -173,6 +175,7 @@ final class ModelReloader: Sendable {
             let artifact = try ModelFiles.read(from: modelDirectory)
             let router = try makeRouter(artifact: artifact)
             server.withLock { _ = $0?.replaceRouter(with: router) }
+            todayCache.invalidateAll()
             version = artifact.modelVersion
             log(ServerLog.line(.info, "model_reloaded", [
                 "model_version": .string(artifact.modelVersion), "previous_model_version": .string(previous)]))

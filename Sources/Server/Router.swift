@@ -10,9 +10,18 @@ public final class Router: Sendable {
     /// event-loop thread, or on the worker pool for operations the server offloads, so it must
     /// be thread-safe; inline operations must be fast.
     public typealias Handler = @Sendable (Request) throws -> JSONValue
+    /// Like `Handler`, for an operation that keeps its results already encoded (a cache):
+    /// returns the `result` value's bytes, which go into the answer line as they are.
+    public typealias EncodedHandler = @Sendable (Request) throws -> EncodedJSON
+
+    /// A registered operation.
+    enum Operation: Sendable {
+        case value(Handler)
+        case encoded(EncodedHandler)
+    }
 
     public let stats: Stats
-    private let handlers = Mutex<[String: Handler]>([:])
+    private let handlers = Mutex<[String: Operation]>([:])
     private let log: @Sendable (String) -> Void
 
     /// What to do with one request line.
@@ -22,7 +31,7 @@ public final class Router: Sendable {
         /// `{"op":"auth",…}`: the connection layer checks the token.
         case auth(id: JSONValue, token: JSONValue?)
         /// Run `handler` on `request` (inline or on the pool), then `finish`.
-        case call(Handler, Request)
+        case call(Operation, Request)
     }
 
     /// - Parameter log: receives one structured JSON line (`ServerLog`) per `internal` error.
@@ -34,10 +43,19 @@ public final class Router: Sendable {
 
     /// Registers `op`. Registering the same name twice is a programmer error.
     public func register(_ op: String, _ handler: @escaping Handler) {
+        add(op, .value(handler))
+    }
+
+    /// Registers `op` with a handler whose results are already encoded (decision 0521).
+    public func registerEncoded(_ op: String, _ handler: @escaping EncodedHandler) {
+        add(op, .encoded(handler))
+    }
+
+    private func add(_ op: String, _ operation: Operation) {
         precondition(op != "auth", "'auth' is answered by the server itself")
         handlers.withLock { table in
             precondition(table[op] == nil, "operation '\(op)' registered twice")
-            table[op] = handler
+            table[op] = operation
         }
     }
 
@@ -90,14 +108,25 @@ public final class Router: Sendable {
 
     /// Runs `handler` and returns the answer line; counts it with its latency since `startedAt`
     /// (monotonic ns).
-    func finish(_ handler: Handler, _ request: Request, startedAt: Int64) -> [UInt8] {
-        Answer.line(outcome(handler, request, startedAt: startedAt))
+    func finish(_ operation: Operation, _ request: Request, startedAt: Int64) -> [UInt8] {
+        guard case .encoded(let handler) = operation else { return Answer.line(outcome(operation, request, startedAt: startedAt)) }
+        do {
+            let result = try handler(request)
+            stats.record(op: request.op, ok: true, microseconds: Self.microseconds(since: startedAt))
+            return Answer.successLine(id: request.id, encodedResult: result)
+        } catch {
+            return Answer.line(failure(error, request, startedAt: startedAt))
+        }
+    }
+
+    static func microseconds(since startedAt: Int64) -> UInt64 {
+        UInt64(max(0, Sys.monotonicNanoseconds() - startedAt) / 1000)
     }
 
     private struct Failure: Error { let answer: JSONValue }
 
     private func classify(_ value: JSONValue, connectionID: UInt64, requestNumber: UInt64,
-                          authenticated: Bool) -> Result<(Handler, Request), Failure> {
+                          authenticated: Bool) -> Result<(Operation, Request), Failure> {
         guard case .object(let members) = value else {
             stats.record(op: Stats.invalidOp, ok: false)
             return .failure(Failure(answer: Answer.failure(
@@ -126,18 +155,28 @@ public final class Router: Sendable {
         return .success((handler, Request(op: op, id: id, params: members, connectionID: connectionID, requestNumber: requestNumber)))
     }
 
-    private func outcome(_ handler: Handler, _ request: Request, startedAt: Int64) -> JSONValue {
-        let op = request.op, id = request.id
-        func elapsed() -> UInt64 { UInt64(max(0, Sys.monotonicNanoseconds() - startedAt) / 1000) }
+    private func outcome(_ operation: Operation, _ request: Request, startedAt: Int64) -> JSONValue {
         do {
-            let result = try handler(request)
-            stats.record(op: op, ok: true, microseconds: elapsed())
-            return Answer.success(id: id, result: result)
-        } catch let error as RequestError {
-            stats.record(op: op, ok: false, microseconds: elapsed())
-            return Answer.failure(id: id, code: error.code, message: error.message)
+            let result: JSONValue
+            switch operation {
+            case .value(let handler): result = try handler(request)
+            case .encoded(let handler): result = try JSONParser.parse(try handler(request).bytes)
+            }
+            stats.record(op: request.op, ok: true, microseconds: Self.microseconds(since: startedAt))
+            return Answer.success(id: request.id, result: result)
         } catch {
-            stats.record(op: op, ok: false, microseconds: elapsed())
+            return failure(error, request, startedAt: startedAt)
+        }
+    }
+
+    /// The error answer for what a handler threw (counted; unexpected errors logged).
+    private func failure(_ error: any Error, _ request: Request, startedAt: Int64) -> JSONValue {
+        let op = request.op, id = request.id
+        func elapsed() -> UInt64 { Self.microseconds(since: startedAt) }
+        stats.record(op: op, ok: false, microseconds: elapsed())
+        if let error = error as? RequestError {
+            return Answer.failure(id: id, code: error.code, message: error.message)
+        } else {
             log(ServerLog.line(.error, "internal_error", [
                 "op": .string(op), "id": id, "connection": .number(Double(request.connectionID)),
                 "request_id": .string(request.requestID), "message": .string("\(error)"),

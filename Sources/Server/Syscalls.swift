@@ -212,8 +212,16 @@ enum Sys {
     /// Installs a C handler. glibc's `signal` has BSD semantics (the handler stays installed,
     /// SA_RESTART), which is what we want; `sigaction` the function is shadowed by the struct.
     /// It fails only for an invalid signal number, a programmer error here.
+    /// Installs `handler` and unblocks the signal in the calling thread (and so in the threads
+    /// it starts later): a process spawned from a thread that blocks signals (a Dispatch worker,
+    /// which is how Foundation's `Process` starts children) inherits that mask, and a SIGTERM
+    /// would then stay pending forever (found 2026-11-29 by the crash test).
     static func installHandler(_ signalNumber: Int32, _ handler: @convention(c) (Int32) -> Void) {
         _ = Glibc.signal(signalNumber, handler)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, signalNumber)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     static func restoreDefault(_ signalNumber: Int32) {

@@ -1,0 +1,108 @@
+import RunusCore
+import Engine
+import Server
+
+/// `missions.today`, answered from `MissionsTodayCache` when it can be (decision 0520), and the
+/// invalidation that keeps the cache exact.
+extension DaemonOperations {
+    /// A `missions.today` request's parameters, checked.
+    struct TodayParameters {
+        let user: UserID
+        /// The asked local day; nil: the runner's local day now.
+        let day: CivilDate?
+        /// Daily missions wanted, in `missionCountRange`.
+        let count: Int
+        let refresh: Bool
+        let stretch: Bool
+
+        init(_ request: Request) throws {
+            user = try request.string("user")
+            guard !user.isEmpty else { throw RequestError.badRequest("missions.today: parameter 'user' is empty") }
+            day = try DaemonOperations.day(request, "date")
+            var count = DaemonOperations.defaultMissionCount
+            if request.optional("k") != nil {
+                count = try request.int("k")
+                guard DaemonOperations.missionCountRange.contains(count) else {
+                    throw RequestError.badRequest("missions.today: parameter 'k' is \(count), expected \(DaemonOperations.missionCountRange.lowerBound)...\(DaemonOperations.missionCountRange.upperBound)")
+                }
+            }
+            self.count = count
+            refresh = try DaemonOperations.optionalBool(request, "refresh") ?? false
+            stretch = try DaemonOperations.optionalBool(request, "stretch") ?? false
+        }
+    }
+
+    /// `missions.today` without the answer cache (the oracle the cached answers are tested
+    /// against; the runner-state cache is still used).
+    func missionsToday(_ request: Request) throws -> JSONValue {
+        try todayAnswer(TodayParameters(request), now: clock.now())
+    }
+
+    /// `missions.today` as served: a kept answer when the user's missions, runs and profile have
+    /// not changed since it was computed; the computed one otherwise (then kept).
+    func cachedMissionsToday(_ request: Request) throws -> EncodedJSON {
+        let parameters = try TodayParameters(request)
+        let now = clock.now()
+        if parameters.refresh {
+            defer { todayCache.invalidate(user: parameters.user) }
+            return EncodedJSON(try todayAnswer(parameters, now: now))
+        }
+        guard let profile = try todayCache.profile(parameters.user, store: store) else {
+            throw Self.unknownUser("missions.today", parameters.user)
+        }
+        // The same offset and day MissionService.today derives from `now`.
+        let offset = profile.utcOffset(at: now, resolver: resolver)
+        let day = parameters.day ?? CivilDate(instant: now, utcOffset: offset)
+        let key = MissionsTodayCache.Key.answer(day: day, utcOffset: offset, count: parameters.count,
+                                                stretch: parameters.stretch, modelVersion: missions.modelVersion)
+        let (value, ticket) = todayCache.entries.lookup(parameters.user, key)
+        if case .answer(let answer)? = value { return answer }
+        let answer = EncodedJSON(try todayAnswer(parameters, now: now))
+        todayCache.entries.store(parameters.user, key, .answer(answer), ticket: ticket)
+        return answer
+    }
+
+    func todayAnswer(_ parameters: TodayParameters, now: EpochSeconds) throws -> JSONValue {
+        var answer: (day: CivilDate, missions: [TodayMission])
+        do {
+            answer = try missions.today(user: parameters.user, day: parameters.day, count: parameters.count,
+                                        now: now, refresh: parameters.refresh)
+            if !parameters.stretch { answer.missions.removeAll { $0.isStretch } }
+        } catch EngineError.unknownUser(let id) {
+            throw Self.unknownUser("missions.today", id)
+        }
+        return [
+            "user": .string(parameters.user),
+            "day": .string(answer.day.description),
+            "model_version": .string(missions.modelVersion),
+            "missions": .array(answer.missions.map { m in
+                [
+                    "id": .string(m.assignmentID),
+                    "kind": .string(m.spec.kind.rawValue),
+                    "title": .string(m.title),
+                    "spec": m.spec.json,
+                    "p_complete": .number((m.pComplete * 10_000).rounded() / 10_000),
+                    "xp": .number(Double(m.xp)),
+                    "why": .string(m.why),
+                    "status": .string(m.status.rawValue),
+                    "stretch": .bool(m.isStretch),
+                ]
+            }),
+        ]
+    }
+
+    /// Runs `operation` (a write to the request's `user`), then forgets what the cache kept for
+    /// that user, also when the operation failed (it may have failed after its commit). A
+    /// `runs.ingest` answer's `run.start_time` spares the states as of instants up to it.
+    func invalidatingToday(_ request: Request, _ operation: (Request) throws -> JSONValue) throws -> JSONValue {
+        guard let user = request.optional("user")?.stringValue else { return try operation(request) }
+        do {
+            let result = try operation(request)
+            todayCache.invalidate(user: user, runStart: result["run"]?["start_time"]?.doubleValue)
+            return result
+        } catch {
+            todayCache.invalidate(user: user, runStart: nil)
+            throw error
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import RunusCore
+import Engine
+import Features
+import Server
+
+/// What the daemon keeps in memory between `missions.today` requests, per user (decision 0520):
+/// the profile, the runner states as of the start of recent local days, and whole answers keyed
+/// by everything an answer depends on. One per daemon, shared by the routers of successive
+/// model reloads (the model version is part of an answer's key).
+///
+/// Invalidation rules (the daemon is the only writer of its database):
+/// - `users.upsert`, `runs.ingest` (also when it fails), `missions.today` with `refresh` and every
+///   other operation that writes a user's runs, assignments or profile: all of the user's
+///   answers and its profile go; its states go when the ingested run starts before their as-of
+///   instant (a state as of t depends only on runs before t), all of them when that is unknown;
+/// - a model reload drops everything (so a reload also picks up out-of-process writes).
+/// Invalidation comes after the write commits; `AnswerCache` refuses a value computed from a
+/// read that the invalidation may have overtaken.
+final class MissionsTodayCache: RunnerStateCache, Sendable {
+    enum Key: Hashable, Sendable {
+        case profile
+        /// State as of this instant, Unix seconds.
+        case state(asOf: EpochSeconds)
+        /// `utcOffset` in seconds; `count` missions; whether the stretch one is asked for.
+        case answer(day: CivilDate, utcOffset: Int, count: Int, stretch: Bool, modelVersion: String)
+    }
+
+    enum Value: Sendable {
+        case profile(UserProfile)
+        case state(RunnerState)
+        /// The `result` value as the answer line carries it.
+        case answer(EncodedJSON)
+    }
+
+    let entries: AnswerCache<UserID, Key, Value>
+
+    /// - Parameter maximumUsers: users kept (profile, states, answers), LRU beyond; >= 64.
+    init(maximumUsers: Int = 100_000) {
+        entries = AnswerCache(maximumGroups: maximumUsers, maximumValuesPerGroup: 16, shardCount: 64)
+    }
+
+    func state(user: UserID, asOf: EpochSeconds, build: () throws -> RunnerState) throws -> RunnerState {
+        let (value, ticket) = entries.lookup(user, .state(asOf: asOf))
+        if case .state(let state)? = value { return state }
+        let state = try build()
+        entries.store(user, .state(asOf: asOf), .state(state), ticket: ticket)
+        return state
+    }
+
+    /// The user's profile, read from `store` on a miss; nil for an unknown user (not kept).
+    func profile(_ user: UserID, store: any EngineStore) throws -> UserProfile? {
+        let (value, ticket) = entries.lookup(user, .profile)
+        if case .profile(let profile)? = value { return profile }
+        guard let profile = try store.user(id: user) else { return nil }
+        entries.store(user, .profile, .profile(profile), ticket: ticket)
+        return profile
+    }
+
+    /// After a write to `user`'s profile or missions.
+    func invalidate(user: UserID) {
+        entries.invalidate(user)
+    }
+
+    /// After a write of a run of `user` that starts at `runStart` (Unix seconds; nil: unknown).
+    func invalidate(user: UserID, runStart: EpochSeconds?) {
+        entries.invalidate(user) { key in
+            if case .state(let asOf) = key, let runStart { return runStart < asOf }
+            return true
+        }
+    }
+
+    /// After a model reload.
+    func invalidateAll() { entries.invalidateAll() }
+}
