@@ -160,3 +160,17 @@ bench-races: build $(DB)
 	pid=$$!; for i in $$(seq 1 100); do grep -q listening $(VAR)/race-bench.out 2>/dev/null && break; sleep 0.1; done; \
 	$(RELEASE_BIN) race-loadtest --addr 127.0.0.1:$(RACE_PORT) --rooms 100 --runners-per-room 10 --duration $(RACE_SECONDS) --server-pid $$pid; \
 	status=$$?; kill -TERM $$pid; wait $$pid; exit $$status
+
+# Import of the shared runners folder into a fresh $(IMPORT_DB), timed (release build; records
+# 0601-0603). Needs ../shared/datasets (RUNUS_DATASETS); the database stays in var/ (not committed).
+IMPORT_DB ?= $(VAR)/import-real.sqlite
+.PHONY: import-real history-labels
+import-real: build
+	@mkdir -p $(VAR); rm -f $(IMPORT_DB) $(IMPORT_DB)-wal $(IMPORT_DB)-shm
+	@TIMEFORMAT='import wall time: %R s (user %U s, sys %S s)'; \
+	time $(RELEASE_BIN) import --db $(IMPORT_DB) --dataset $(RUNUS_DATASETS)/runners
+
+# History labels on the imported real runners: examples and base rate per mission kind (record 0600).
+history-labels: build
+	@test -f $(IMPORT_DB) || $(MAKE) import-real
+	$(RELEASE_BIN) labels --db $(IMPORT_DB) --labels history

@@ -23,7 +23,7 @@ struct ImportItem: Sendable {
         /// A file whose activities become runs (ids from the content hash, record 0601).
         case file(path: String)
         /// A dataset track, its sport already known to be a run; the summary, when there is one,
-        /// is stored instead if the track has no usable fixes.
+        /// is stored instead if the track has no usable fixes or starts before 2001.
         case datasetTrack(path: String, summary: ImportSummary?)
         /// A dataset activity with a summary and no track: stored as a summary-only run.
         case summary(ImportSummary)
@@ -71,11 +71,12 @@ enum ImportConversion {
                 let bytes = try TrackFiles.bytes(path)
                 let activities = try TrackFileReader.read(bytes, name: path).activities
                 guard let first = activities.first else { return [.failed(name: path, message: "no activity in the file")] }
-                if let result = trackRun(first.track, id: item.runID!, runner: item.runner, weightKg: item.weightKg) {
-                    return [result]
-                }
+                let result = trackRun(first.track, id: item.runID!, runner: item.runner, weightKg: item.weightKg)
+                if case .run? = result { return [result!] }
+                // A track too short, or with a broken clock (times counted from 0), while the
+                // row's own start is valid: the summary is the better record of the run.
                 if let summary { return [summaryRun(summary, id: item.runID!, runner: item.runner)] }
-                return [.skipped(reason: "track has fewer than 2 usable fixes")]
+                return [result ?? .skipped(reason: "track has fewer than 2 usable fixes")]
             } catch {
                 return [.failed(name: item.name, message: "\(error)")]
             }
