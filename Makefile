@@ -214,3 +214,16 @@ report-real: build chromium
 # one warm-up then BENCH_RUNS runs, medians; next to the naive resample-and-sort bootstrap.
 bench-report: deps
 	RUNUS_BENCH_REPORT=1 $(SWIFT) test -c release -Xswiftc -enable-testing --disable-xctest --filter ReportBenchmark
+# Import of the shared runners folder into a fresh $(IMPORT_DB), timed (release build; records
+# 0601-0603). Needs ../shared/datasets (RUNUS_DATASETS); the database stays in var/ (not committed).
+IMPORT_DB ?= $(VAR)/import-real.sqlite
+.PHONY: import-real history-labels
+import-real: build
+	@mkdir -p $(VAR); rm -f $(IMPORT_DB) $(IMPORT_DB)-wal $(IMPORT_DB)-shm
+	@TIMEFORMAT='import wall time: %R s (user %U s, sys %S s)'; \
+	time $(RELEASE_BIN) import --db $(IMPORT_DB) --dataset $(RUNUS_DATASETS)/runners
+
+# History labels on the imported real runners: examples and base rate per mission kind (record 0600).
+history-labels: build
+	@test -f $(IMPORT_DB) || $(MAKE) import-real
+	$(RELEASE_BIN) labels --db $(IMPORT_DB) --labels history

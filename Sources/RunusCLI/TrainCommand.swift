@@ -19,6 +19,7 @@ enum TrainCommand: Command {
         .value("l2", "L", default: "1", help: "L2 penalty λ (> 0; scikit-learn C = 1/λ)."),
         .value("train-fraction", "F", default: "0.8", help: "Share of examples, by time, used for training (0.5-0.95)."),
         .value("seed", "S", default: "1", help: "Seed recorded in the artifact."),
+        .value("labels", "SOURCE", default: "logged", help: "Labels: \(LabelSource.names) (record 0600)."),
     ])
 
     static func run(_ arguments: ParsedArguments, output: OutputSink) throws -> ExitCode {
@@ -33,7 +34,7 @@ enum TrainCommand: Command {
         options.seed = try arguments.int("seed", in: 0...Int(Int32.max))!
         BLASThreads.useOne()  // bit-for-bit reproducible fits (record 0006)
         let store = try SQLiteStore(path: dbPath)
-        let (examples, runners, sources) = try TrainingPipeline.examples(store: store)
+        let (examples, runners, sources) = try TrainingPipeline.examples(store: store, labels: try LabelsCommand.labelSource(arguments))
         output.err("training on \(examples.count) labelled examples from \(runners) runners (BLAS kernel \(BLASThreads.kernel), 1 thread)\n")
         let result = try TrainingPipeline.train(examples: examples, runners: runners, sources: sources, options: options)
         try ModelFiles.write(artifact: result.artifact, card: ModelCard.markdown(result, options: options), to: out)
