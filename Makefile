@@ -19,10 +19,14 @@ SIM_DAYS ?= 180
 SIM_SEED ?= 1
 SIM_START ?= 2026-06-01
 
+# make run serves the registry's promoted model (models/default when none is promoted, e.g. in a
+# clean clone; record 0614); MODEL=DIR on the command line pins a directory instead.
+SERVE_MODEL = $(if $(filter command line environment,$(origin MODEL)),--model $(MODEL),--models models)
+
 # One BLAS thread per request: parallelism comes from concurrent work (docs/decisions/0006).
 export OPENBLAS_NUM_THREADS ?= 1
 
-.PHONY: run test build deps db model check-model docs protocol-docs bench-daemon clean eval-race-times bench-races
+.PHONY: run test build deps db model check-model model-table model-table-sim docs protocol-docs bench-daemon clean eval-race-times bench-races
 
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
@@ -48,7 +52,7 @@ db: build $(DB)
 
 run: build $(DB)
 	@mkdir -p $(VAR)
-	exec $(RELEASE_BIN) serve --db $(DB) --model $(MODEL) --listen $(LISTEN) --unix $(UNIX_SOCKET)
+	exec $(RELEASE_BIN) serve --db $(DB) $(SERVE_MODEL) --listen $(LISTEN) --unix $(UNIX_SOCKET)
 
 test: deps
 	$(SWIFT) test --disable-xctest
@@ -160,3 +164,25 @@ bench-races: build $(DB)
 	pid=$$!; for i in $$(seq 1 100); do grep -q listening $(VAR)/race-bench.out 2>/dev/null && break; sleep 0.1; done; \
 	$(RELEASE_BIN) race-loadtest --addr 127.0.0.1:$(RACE_PORT) --rooms 100 --runners-per-room 10 --duration $(RACE_SECONDS) --server-pid $$pid; \
 	status=$$?; kill -TERM $$pid; wait $$pid; exit $$status
+
+# Models against baselines (records 0610-0613): test AUC, log loss and ECE of logistic regression,
+# gradient-boosted trees, the per-kind base rate and the Riegel rule, overall and per mission kind,
+# on one time split. model-table: the real runners (imported from $(RUNUS_DATASETS)/runners, needs
+# `runus import --dataset`); model-table-sim: simulated runners (adds mean |p̂ − p_true|).
+# Scratch files go to var/ (not committed).
+REAL_DB := $(VAR)/model-table-real.sqlite
+model-table: build
+	@mkdir -p $(VAR)
+	rm -f $(REAL_DB) $(REAL_DB)-wal $(REAL_DB)-shm
+	$(RELEASE_BIN) import --db $(REAL_DB) --dataset $(RUNUS_DATASETS)/runners
+	$(RELEASE_BIN) train --db $(REAL_DB) --model lr --out $(VAR)/model-table-real/lr
+	$(RELEASE_BIN) train --db $(REAL_DB) --model gbdt --out $(VAR)/model-table-real/gbdt
+	$(RELEASE_BIN) models compare --db $(REAL_DB) $(VAR)/model-table-real/lr $(VAR)/model-table-real/gbdt
+
+SIM_TABLE_DB := $(VAR)/model-table-sim.sqlite
+model-table-sim: build
+	@mkdir -p $(VAR)
+	$(RELEASE_BIN) simulate --db $(SIM_TABLE_DB) --runners $(SIM_RUNNERS) --days $(SIM_DAYS) --seed $(SIM_SEED) --start $(SIM_START) --force --quiet
+	$(RELEASE_BIN) train --db $(SIM_TABLE_DB) --model lr --out $(VAR)/model-table-sim/lr
+	$(RELEASE_BIN) train --db $(SIM_TABLE_DB) --model gbdt --out $(VAR)/model-table-sim/gbdt
+	$(RELEASE_BIN) models compare --db $(SIM_TABLE_DB) $(VAR)/model-table-sim/lr $(VAR)/model-table-sim/gbdt
