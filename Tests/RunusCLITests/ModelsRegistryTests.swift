@@ -12,7 +12,7 @@ import Storage
 private let sharedDatabase: Result<TemporaryDirectory, any Error> = Result {
     let dir = TemporaryDirectory("models-suite")
     let out = CapturedOutput()
-    let code = RunusCLI.run(arguments: ["simulate", "--db", dir.file("sim.sqlite"), "--runners", "24", "--days", "70",
+    let code = RunusCLI.run(arguments: ["simulate", "--db", dir.file("sim.sqlite"), "--runners", "14", "--days", "60",
                                         "--seed", "6", "--quiet"], output: out)
     guard code == .success else { throw CLIError("simulate failed: \(out.stderr)") }
     return dir
@@ -66,7 +66,7 @@ struct ModelsRegistryTests {
         }
         _ = try train(db, "lr", to: dir.file("lr"))
         let viaOldPath = try TrainingPipeline.train(examples: TrainingPipeline.examples(store: SQLiteStore(path: db)).examples,
-                                                    runners: 24, sources: ["simulated"], options: .init())
+                                                    runners: 14, sources: ["simulated"], options: .init())
         #expect(try ModelFiles.read(from: dir.file("lr")).encode() == viaOldPath.artifact.encode())
         let bad = CapturedOutput()
         #expect(RunusCLI.run(arguments: ["train", "--db", db, "--model", "forest", "--out", dir.file("x")], output: bad) == .usage)
