@@ -170,14 +170,12 @@ bench-races: build $(DB)
 # on one time split. model-table: the real runners (imported from $(RUNUS_DATASETS)/runners, needs
 # `runus import --dataset`); model-table-sim: simulated runners (adds mean |p̂ − p_true|).
 # Scratch files go to var/ (not committed).
-REAL_DB := $(VAR)/model-table-real.sqlite
+REAL_TABLE_DIR := $(VAR)/model-table-real
 model-table: build
-	@mkdir -p $(VAR)
-	rm -f $(REAL_DB) $(REAL_DB)-wal $(REAL_DB)-shm
-	$(RELEASE_BIN) import --db $(REAL_DB) --dataset $(RUNUS_DATASETS)/runners
-	$(RELEASE_BIN) train --db $(REAL_DB) --model lr --out $(VAR)/model-table-real/lr
-	$(RELEASE_BIN) train --db $(REAL_DB) --model gbdt --out $(VAR)/model-table-real/gbdt
-	$(RELEASE_BIN) models compare --db $(REAL_DB) $(VAR)/model-table-real/lr $(VAR)/model-table-real/gbdt
+	@test -f $(IMPORT_DB) || $(MAKE) import-real
+	$(RELEASE_BIN) train --db $(IMPORT_DB) --labels history --model lr --out $(REAL_TABLE_DIR)/lr
+	$(RELEASE_BIN) train --db $(IMPORT_DB) --labels history --model gbdt --out $(REAL_TABLE_DIR)/gbdt
+	$(RELEASE_BIN) models compare --db $(IMPORT_DB) --labels history $(REAL_TABLE_DIR)/lr $(REAL_TABLE_DIR)/gbdt
 
 SIM_TABLE_DB := $(VAR)/model-table-sim.sqlite
 model-table-sim: build
@@ -186,3 +184,17 @@ model-table-sim: build
 	$(RELEASE_BIN) train --db $(SIM_TABLE_DB) --model lr --out $(VAR)/model-table-sim/lr
 	$(RELEASE_BIN) train --db $(SIM_TABLE_DB) --model gbdt --out $(VAR)/model-table-sim/gbdt
 	$(RELEASE_BIN) models compare --db $(SIM_TABLE_DB) $(VAR)/model-table-sim/lr $(VAR)/model-table-sim/gbdt
+
+# Import of the shared runners folder into a fresh $(IMPORT_DB), timed (release build; records
+# 0601-0603). Needs ../shared/datasets (RUNUS_DATASETS); the database stays in var/ (not committed).
+IMPORT_DB ?= $(VAR)/import-real.sqlite
+.PHONY: import-real history-labels
+import-real: build
+	@mkdir -p $(VAR); rm -f $(IMPORT_DB) $(IMPORT_DB)-wal $(IMPORT_DB)-shm
+	@TIMEFORMAT='import wall time: %R s (user %U s, sys %S s)'; \
+	time $(RELEASE_BIN) import --db $(IMPORT_DB) --dataset $(RUNUS_DATASETS)/runners
+
+# History labels on the imported real runners: examples and base rate per mission kind (record 0600).
+history-labels: build
+	@test -f $(IMPORT_DB) || $(MAKE) import-real
+	$(RELEASE_BIN) labels --db $(IMPORT_DB) --labels history

@@ -2,6 +2,7 @@ import RunusCore
 import Features
 import Learning
 import Missions
+import Engine
 
 /// The two baselines a mission model must beat, fitted on the rows before the test cutoff and
 /// scored on the test slice exactly like the models (docs/decisions/0613):
@@ -24,8 +25,16 @@ enum Baselines {
     /// distance-like kinds compare the longest recent run with the distance asked; duration
     /// compares the longest recent moving time. 0 without recent runs or for other kinds.
     static func riegelMargin(_ spec: MissionSpec, history: [RunRecord], asOf: EpochSeconds) -> Double {
-        let recent = history.filter { $0.startTime < asOf && $0.startTime >= asOf - windowDays * 86_400
+        riegelMargin(spec, recent: recentEfforts(history, asOf: asOf))
+    }
+
+    /// The runs the Riegel rule uses at `asOf`: in the window before it, long enough, timed.
+    static func recentEfforts(_ history: [RunRecord], asOf: EpochSeconds) -> [RunRecord] {
+        history.filter { $0.startTime < asOf && $0.startTime >= asOf - windowDays * 86_400
             && $0.distance >= minimumEffort && $0.moving > 0 }
+    }
+
+    static func riegelMargin(_ spec: MissionSpec, recent: [RunRecord]) -> Double {
         if recent.isEmpty { return 0 }
         func predicted(_ d: Meters) -> Seconds {
             recent.map { $0.moving * pow(d / $0.distance, riegelExponent) }.min()!
@@ -53,6 +62,23 @@ enum Baselines {
             for a in assignments where a.status == .completed || a.status == .failed {
                 guard let spec = try? MissionSpec(json: try JSONParser.parse(a.specJSON)) else { continue }
                 margins[a.id] = riegelMargin(spec, history: runs, asOf: a.offeredAt)
+            }
+        }
+        return margins
+    }
+
+    /// Riegel margins of history labels (record 0600), by label id; the efforts of one run's
+    /// labels are found once.
+    static func riegelMargins(labels: [HistoryLabels.Label], store: SQLiteStoreReader) throws -> [String: Double] {
+        var margins: [String: Double] = [:]
+        let byUser = Dictionary(grouping: labels, by: \.example.userID)
+        for (user, userLabels) in byUser {
+            let runs = try store.runs(user: user, from: -.greatestFiniteMagnitude, to: .greatestFiniteMagnitude)
+            var efforts: [EpochSeconds: [RunRecord]] = [:]
+            for label in userLabels {
+                let t = label.example.time
+                if efforts[t] == nil { efforts[t] = recentEfforts(runs, asOf: t) }
+                margins[label.example.assignmentID] = riegelMargin(label.spec, recent: efforts[t]!)
             }
         }
         return margins

@@ -20,10 +20,10 @@ struct ModelComparison {
     let rows: [Row]
     let testRows: Int, testCutoff: EpochSeconds
 
-    static func run(store: SQLiteStoreReader, modelDirectories: [String], trainFraction: Double) throws -> ModelComparison {
-        let (examples, _, _) = try TrainingPipeline.examples(store: store)
+    static func run(store: SQLiteStoreReader, modelDirectories: [String], trainFraction: Double,
+                    labels: LabelSource = .logged) throws -> ModelComparison {
+        let (examples, margins) = try examplesAndMargins(store: store, labels: labels)
         let split = try TrainingSplit(examples, trainFraction: trainFraction, validationFraction: 0)
-        let margins = try Baselines.riegelMargins(store: store)
         var predictions: [(String, [Double])] = []
         for directory in modelDirectories {
             let loaded = try ModelFiles.load(from: directory)
@@ -42,6 +42,22 @@ struct ModelComparison {
             }
         }
         return ModelComparison(rows: rows, testRows: split.test.count, testCutoff: split.testCutoff)
+    }
+
+    /// The examples `runus train --labels` uses (ordered by time, id) and their Riegel margins.
+    static func examplesAndMargins(store: SQLiteStoreReader, labels: LabelSource) throws -> ([LabelledExample], [String: Double]) {
+        var examples: [LabelledExample] = [], margins: [String: Double] = [:]
+        if labels != .history {
+            examples = try TrainingPipeline.examples(store: store).examples
+            margins = try Baselines.riegelMargins(store: store)
+        }
+        if labels != .logged {
+            let history = try HistoryLabelling.labels(store: store)
+            examples += history.labels.map(\.example)
+            margins.merge(try Baselines.riegelMargins(labels: history.labels, store: store)) { a, _ in a }
+            examples.sort { ($0.time, $0.assignmentID) < ($1.time, $1.assignmentID) }
+        }
+        return (examples, margins)
     }
 
     static func row(name: String, scope: String, indices: [Int], p: [Double], test: [LabelledExample]) throws -> Row {

@@ -8,7 +8,7 @@ import Learning
 enum ModelsCommand: Command {
     static let name = "models"
     static let abstract = "List, show, promote, roll back and compare trained models in the registry (models/)."
-    static let usage = "list | show NAME | promote NAME | rollback | compare --db PATH MODEL_DIR… [--models DIR]"
+    static let usage = "list | show NAME | promote NAME | rollback | compare --db PATH [--labels SOURCE] MODEL_DIR… [--models DIR]"
     static let discussion = """
     Each model is a directory in the registry (default models/) with model.json and MODEL_CARD.md,
     e.g. written by 'runus train --out models/NAME'. 'promote NAME' checks that the model loads
@@ -23,6 +23,7 @@ enum ModelsCommand: Command {
         .value("models", "DIR", default: "models", help: "Model registry directory."),
         .optional("db", "PATH", help: "compare: database whose examples are split and scored."),
         .value("train-fraction", "F", default: "0.8", help: "compare: share of examples, by time, before the test slice (as in train)."),
+        .value("labels", "SOURCE", default: "logged", help: "compare: labels \(LabelSource.names), as given to train (record 0600)."),
     ], positionals: ["ACTION", "ARGS..."], allowsManyPositionals: true)
 
     static func run(_ arguments: ParsedArguments, output: OutputSink) throws -> ExitCode {
@@ -50,7 +51,8 @@ enum ModelsCommand: Command {
             BLASThreads.useOne()
             let store = try SQLiteStore(path: db)
             output.err("reading labelled examples from \(db)…\n")
-            let comparison = try ModelComparison.run(store: store, modelDirectories: rest, trainFraction: trainFraction)
+            let comparison = try ModelComparison.run(store: store, modelDirectories: rest, trainFraction: trainFraction,
+                                                     labels: try LabelsCommand.labelSource(arguments))
             output.out(comparison.markdown())
         default:
             throw UsageError("models: unknown action '\(action)', expected list, show, promote, rollback or compare")

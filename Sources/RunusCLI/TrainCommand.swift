@@ -6,7 +6,7 @@ import Learning
 enum TrainCommand: Command {
     static let name = "train"
     static let abstract = "Train the mission model (logistic regression or gradient-boosted trees) on a database."
-    static let usage = "--db PATH --out DIR [--model lr|gbdt] [--l2 L] [--train-fraction F] [--validation-fraction V] [--calibration M] [--seed S]"
+    static let usage = "--db PATH --out DIR [--model lr|gbdt] [--l2 L] [--train-fraction F] [--validation-fraction V] [--calibration M] [--labels logged|history|both] [--seed S]"
     static let discussion = """
     Examples are tried missions (completed or failed) with as-of features from earlier runs,
     split by time (docs/decisions/0610): the last part of the period is the test slice; before
@@ -24,6 +24,7 @@ enum TrainCommand: Command {
         .value("validation-fraction", "V", default: "0.15", help: "gbdt: share of all examples, the latest before the test slice, for validation (0.05-0.4)."),
         .value("calibration", "M", default: "auto", help: "gbdt: auto, platt, isotonic or none (fitted on the validation slice)."),
         .value("seed", "S", default: "1", help: "Seed recorded in the artifact (gbdt: also the binning sample's)."),
+        .value("labels", "SOURCE", default: "logged", help: "Labels: \(LabelSource.names) (record 0600)."),
     ])
 
     static func run(_ arguments: ParsedArguments, output: OutputSink) throws -> ExitCode {
@@ -38,7 +39,7 @@ enum TrainCommand: Command {
         BLASThreads.useOne()  // bit-for-bit reproducible fits (record 0006)
         let store = try SQLiteStore(path: dbPath)
         output.err("reading labelled examples from \(dbPath)…\n")
-        let (examples, runners, sources) = try TrainingPipeline.examples(store: store)
+        let (examples, runners, sources) = try TrainingPipeline.examples(store: store, labels: try LabelsCommand.labelSource(arguments))
         output.err("training \(kind) on \(examples.count) labelled examples from \(runners) runners (BLAS kernel \(BLASThreads.kernel), 1 thread)\n")
         if kind == "gbdt" {
             var options = TrainingPipeline.BoostingOptions()

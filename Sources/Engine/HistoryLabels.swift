@@ -1,0 +1,102 @@
+import RunusCore
+import Tracking
+import Missions
+import Features
+
+/// Labels from history itself (issue 6 item 3; what they mean: record 0600). Before each run of
+/// a runner, the candidate missions the runner could have been given from the runner's past
+/// alone (`CandidateGenerator` on the state as of the run's start), each checked against that
+/// run: completed → 1, failed → 0, not applicable → no label.
+///
+/// Pure: the caller reads the runs (and decodes the one track it labels) from storage. Labels
+/// of different runs are independent, so callers may compute them in parallel.
+public enum HistoryLabels {
+    /// Kinds a summary-only run (distance, moving and elapsed time; no track) decides: their
+    /// check reads nothing but the distance or the moving time (record 0600). Every other kind
+    /// needs a track (splits, fastest windows, positions), or a full check would have to guess.
+    public static let summaryKinds: Set<MissionKind> = [.distance, .duration]
+
+    /// Kinds never labelled from history: their check needs what run records do not keep
+    /// (earlier runs' best efforts, the ground covered before, a race result).
+    public static let excludedKinds: Set<MissionKind> = [.personalBest, .explorer, .raceFinish, .podium]
+
+    /// Runs with fewer earlier runs than this get no labels: with no past there is no runner's
+    /// state to generate candidates from, only the beginner defaults (record 0600).
+    public static let minimumPriorRuns = 1
+
+    /// One history label: the candidate mission, the run it was checked against and the
+    /// training example (features as of the run's start, label 1 completed / 0 failed).
+    public struct Label: Sendable {
+        public let spec: MissionSpec
+        /// The stored id of the run the candidate was checked against.
+        public let runID: String
+        public let example: LabelledExample
+    }
+
+    /// The id of the label of candidate `index` before run `runID`: stable as long as the runs
+    /// and the candidate generator are.
+    public static func labelID(runID: String, candidate index: Int) -> String { "history:\(runID):\(index)" }
+
+    /// The labels before `history[index]`.
+    ///
+    /// - Parameters:
+    ///   - history: all of one runner's runs, sorted by (start time, id); runs at or after the
+    ///     labelled run's start never enter its features (the state is computed as of its start).
+    ///   - run: the labelled run as the evaluator sees it (from its track), or nil when it is a
+    ///     summary-only run: then only `summaryKinds` are labelled, from its distance and moving
+    ///     time with the same tolerance.
+    ///   - utcOffset: local time − UTC in seconds, in [-14 h, +14 h], for kinds that read the
+    ///     clock or the calendar (early bird, streak, weekly volume).
+    ///   - tolerance: the GPS tolerance of the checks (records 0201, 0211).
+    public static func labels(history: [RunRecord], at index: Int, run: MissionRun?, utcOffset: Int = 0,
+                              tolerance: MissionTolerance = .default) -> [Label] {
+        precondition(history.indices.contains(index), "HistoryLabels: index \(index) outside 0..<\(history.count)")
+        let target = history[index]
+        // Runs strictly before the start: equal starts (duplicates) are not "the past".
+        var lo = index
+        while lo > 0 && history[lo - 1].startTime >= target.startTime { lo -= 1 }
+        guard lo >= minimumPriorRuns else { return [] }
+        let past = Array(history[..<lo])
+        let state = RunnerState(history: past, asOf: target.startTime)
+        var context: MissionContext?
+        var labels: [Label] = []
+        for (k, spec) in CandidateGenerator.candidates(for: state).enumerated() {
+            let kind = spec.kind
+            guard MissionFeatures.models(kind), !excludedKinds.contains(kind) else { continue }
+            let status: MissionStatusResult
+            if let run {
+                if context == nil {
+                    context = MissionContext(priorRuns: past.map { PriorRun(start: $0.startTime, utcOffset: utcOffset,
+                                                                            distance: $0.distance) },
+                                             utcOffset: utcOffset)
+                }
+                status = MissionEvaluator.evaluate(spec, run: run, context: context!, tolerance: tolerance).status
+            } else {
+                guard let decided = summaryStatus(spec, record: target, tolerance: tolerance) else { continue }
+                status = decided
+            }
+            guard status != .notApplicable else { continue }
+            let example = LabelledExample(
+                id: labelID(runID: target.id, candidate: k), user: target.userID, time: target.startTime, kind: kind,
+                features: MissionFeatures.vector(spec, state: state), label: status == .completed ? 1 : 0, pTrue: nil)
+            labels.append(Label(spec: spec, runID: target.id, example: example))
+        }
+        return labels
+    }
+
+    /// The verdict of a summary-only run for `summaryKinds` (the evaluator's distance and
+    /// duration rules on the summary's distance and moving time), nil for other kinds.
+    public static func summaryStatus(_ spec: MissionSpec, record: RunRecord,
+                                     tolerance: MissionTolerance = .default) -> MissionStatusResult? {
+        switch spec {
+        // The evaluator's own expressions (fraction of the accepted target ≥ 1), so that a value
+        // at the boundary rounds the same way.
+        case .distance(let minDistance):
+            return record.distance / (minDistance * tolerance.distanceFraction) >= 1 ? .completed : .failed
+        case .duration(let minDuration):
+            return record.moving / (minDuration * tolerance.durationFraction) >= 1 ? .completed : .failed
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import RunusCore
+import Storage
+
+/// What an import did, for the summary.
+struct ImportReport: Equatable {
+    /// Runs stored by this import, with and without a track.
+    var importedTracks = 0
+    var importedSummaries = 0
+    /// Fixes in the stored tracks.
+    var points = 0
+    /// Items (runs or files) already in the database.
+    var alreadyPresent = 0
+    /// Skipped activities by reason ("sport ride", "start before 2001 …").
+    var skipped: [String: Int] = [:]
+    /// Items that could not be read: name and error, in item order.
+    var failed: [(name: String, message: String)] = []
+    /// Users created by this import (existing profiles are left as they are).
+    var usersCreated = 0
+
+    var imported: Int { importedTracks + importedSummaries }
+
+    static func == (a: ImportReport, b: ImportReport) -> Bool {
+        a.importedTracks == b.importedTracks && a.importedSummaries == b.importedSummaries && a.points == b.points
+            && a.alreadyPresent == b.alreadyPresent && a.skipped == b.skipped && a.usersCreated == b.usersCreated
+            && a.failed.map(\.name) == b.failed.map(\.name) && a.failed.map(\.message) == b.failed.map(\.message)
+    }
+
+    mutating func add(_ result: ImportResult) {
+        switch result {
+        case .run: preconditionFailure("ImportReport.add: runs are counted when stored")
+        case .present: alreadyPresent += 1
+        case .skipped(let reason): skipped[reason, default: 0] += 1
+        case .failed(let name, let message): failed.append((name, message))
+        }
+    }
+}
+
+/// Imports items into a store: reading, parsing and metrics run in parallel on every core, one
+/// writer stores the runs in item order, one transaction per batch (record 0602). The same
+/// items give the same rows in the same order, so an import is reproducible and a repeat
+/// changes nothing (the run ids are deterministic, and stored ids are not read again).
+struct RunImporter {
+    let store: SQLiteStore
+    /// Items converted in parallel before their runs are written in one transaction, ≥ 1.
+    var batchSize = 64
+
+    /// Creates the missing users, then imports every item. `profiles` must name every runner of
+    /// `items`; a corrupt item fails alone.
+    func run(items: [ImportItem], profiles: [UserProfile], progress: ImportProgress?) throws -> ImportReport {
+        precondition(batchSize >= 1, "RunImporter: batchSize must be ≥ 1")
+        var report = ImportReport()
+        var existing: [UserID: Set<String>] = [:]
+        // Writes only when there is something to write: an empty write transaction still bumps
+        // the file's change counter, and a repeated import must leave the file as it was.
+        let missing = try profiles.filter { try store.user(id: $0.id) == nil }
+        if !missing.isEmpty {
+            try store.transaction { for profile in missing { try store.upsertUser(profile) } }
+            report.usersCreated = missing.count
+        }
+        for profile in profiles { existing[profile.id] = Set(try store.allRuns(user: profile.id).map(\.id)) }
+        let weights = Dictionary(uniqueKeysWithValues: try profiles.map { p in (p.id, try store.user(id: p.id)?.weightKg) })
+        var done = 0
+        progress?.update(done: 0, total: items.count)
+        while done < items.count {
+            let batch = Array(items[done..<min(items.count, done + batchSize)])
+            let snapshot = existing
+            let results = ParallelMap.map(count: batch.count) { i -> [ImportResult] in
+                var item = batch[i]
+                precondition(snapshot[item.runner] != nil, "RunImporter: no profile for runner '\(item.runner)'")
+                item.weightKg = weights[item.runner] ?? nil
+                return ImportConversion.convert(item, existing: snapshot[item.runner]!)
+            }
+            for result in results.joined() { if case .run = result { continue }; report.add(result) }
+            let runs = zip(batch, results).flatMap { item, itemResults in
+                itemResults.compactMap { result -> (UserID, RunRecord, Int)? in
+                    guard case .run(let run, let points) = result else { return nil }
+                    return (item.runner, run, points)
+                }
+            }
+            if !runs.isEmpty {
+                try store.transaction {
+                    for (runner, run, points) in runs {
+                        // Two items of one import may give the same run (the same file twice).
+                        guard try store.insertRun(run) else { report.alreadyPresent += 1; continue }
+                        existing[runner, default: []].insert(run.id)
+                        if run.track == nil { report.importedSummaries += 1 } else { report.importedTracks += 1 }
+                        report.points += points
+                    }
+                }
+            }
+            done += batch.count
+            progress?.update(done: done, total: items.count)
+        }
+        progress?.finish()
+        return report
+    }
+}
