@@ -167,8 +167,8 @@ bench-races: build $(DB)
 
 # Models against baselines (records 0610-0613): test AUC, log loss and ECE of logistic regression,
 # gradient-boosted trees, the per-kind base rate and the Riegel rule, overall and per mission kind,
-# on one time split. model-table: the real runners (imported from $(RUNUS_DATASETS)/runners, needs
-# `runus import --dataset`); model-table-sim: simulated runners (adds mean |p̂ − p_true|).
+# on one time split. model-table: the real runners (imported by `make import-real` into
+# $(IMPORT_DB); history labels, record 0600); model-table-sim: simulated runners (adds mean |p̂ − p_true|).
 # Scratch files go to var/ (not committed).
 REAL_TABLE_DIR := $(VAR)/model-table-real
 model-table: build
