@@ -19,10 +19,14 @@ SIM_DAYS ?= 180
 SIM_SEED ?= 1
 SIM_START ?= 2026-06-01
 
+# make run serves the registry's promoted model (models/default when none is promoted, e.g. in a
+# clean clone; record 0614); MODEL=DIR on the command line pins a directory instead.
+SERVE_MODEL = $(if $(filter command line environment,$(origin MODEL)),--model $(MODEL),--models models)
+
 # One BLAS thread per request: parallelism comes from concurrent work (docs/decisions/0006).
 export OPENBLAS_NUM_THREADS ?= 1
 
-.PHONY: run test build deps db model check-model docs protocol-docs bench-daemon clean eval-race-times bench-races
+.PHONY: run test build deps db model check-model model-table model-table-sim docs protocol-docs bench-daemon clean eval-race-times bench-races
 
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
@@ -48,7 +52,7 @@ db: build $(DB)
 
 run: build $(DB)
 	@mkdir -p $(VAR)
-	exec $(RELEASE_BIN) serve --db $(DB) --model $(MODEL) --listen $(LISTEN) --unix $(UNIX_SOCKET)
+	exec $(RELEASE_BIN) serve --db $(DB) $(SERVE_MODEL) --listen $(LISTEN) --unix $(UNIX_SOCKET)
 
 test: deps
 	$(SWIFT) test --disable-xctest
@@ -214,6 +218,27 @@ report-real: build chromium
 # one warm-up then BENCH_RUNS runs, medians; next to the naive resample-and-sort bootstrap.
 bench-report: deps
 	RUNUS_BENCH_REPORT=1 $(SWIFT) test -c release -Xswiftc -enable-testing --disable-xctest --filter ReportBenchmark
+
+# Models against baselines (records 0610-0613): test AUC, log loss and ECE of logistic regression,
+# gradient-boosted trees, the per-kind base rate and the Riegel rule, overall and per mission kind,
+# on one time split. model-table: the real runners (imported by `make import-real` into
+# $(IMPORT_DB); history labels, record 0600); model-table-sim: simulated runners (adds mean |p̂ − p_true|).
+# Scratch files go to var/ (not committed).
+REAL_TABLE_DIR := $(VAR)/model-table-real
+model-table: build
+	@test -f $(IMPORT_DB) || $(MAKE) import-real
+	$(RELEASE_BIN) train --db $(IMPORT_DB) --labels history --model lr --out $(REAL_TABLE_DIR)/lr
+	$(RELEASE_BIN) train --db $(IMPORT_DB) --labels history --model gbdt --out $(REAL_TABLE_DIR)/gbdt
+	$(RELEASE_BIN) models compare --db $(IMPORT_DB) --labels history $(REAL_TABLE_DIR)/lr $(REAL_TABLE_DIR)/gbdt
+
+SIM_TABLE_DB := $(VAR)/model-table-sim.sqlite
+model-table-sim: build
+	@mkdir -p $(VAR)
+	$(RELEASE_BIN) simulate --db $(SIM_TABLE_DB) --runners $(SIM_RUNNERS) --days $(SIM_DAYS) --seed $(SIM_SEED) --start $(SIM_START) --force --quiet
+	$(RELEASE_BIN) train --db $(SIM_TABLE_DB) --model lr --out $(VAR)/model-table-sim/lr
+	$(RELEASE_BIN) train --db $(SIM_TABLE_DB) --model gbdt --out $(VAR)/model-table-sim/gbdt
+	$(RELEASE_BIN) models compare --db $(SIM_TABLE_DB) $(VAR)/model-table-sim/lr $(VAR)/model-table-sim/gbdt
+
 # Import of the shared runners folder into a fresh $(IMPORT_DB), timed (release build; records
 # 0601-0603). Needs ../shared/datasets (RUNUS_DATASETS); the database stays in var/ (not committed).
 IMPORT_DB ?= $(VAR)/import-real.sqlite

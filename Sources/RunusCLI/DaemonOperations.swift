@@ -17,7 +17,7 @@ struct SystemClock: Clock {
 /// examples of every operation are in docs/protocol.md.
 struct DaemonOperations: Sendable {
     let missions: MissionService
-    let artifact: ModelArtifact
+    let artifact: AnyModelArtifact
     let clock: any Clock
     let startedAt: EpochSeconds
     let store: any EngineStore
@@ -25,7 +25,7 @@ struct DaemonOperations: Sendable {
     /// Answers, profiles and states kept between requests; one per daemon (decision 0520).
     let todayCache: MissionsTodayCache
 
-    init(store: any EngineStore, scorer: any MissionScorer, artifact: ModelArtifact, clock: any Clock,
+    init(store: any EngineStore, scorer: any MissionScorer, artifact: AnyModelArtifact, clock: any Clock,
          startedAt: EpochSeconds, resolver: any UTCOffsetResolver = SystemTimeZones(),
          todayCache: MissionsTodayCache = MissionsTodayCache()) {
         self.store = store
@@ -66,24 +66,8 @@ struct DaemonOperations: Sendable {
         ]
     }
 
-    func modelInfo() -> JSONValue {
-        var metrics: [String: JSONValue] = [:]
-        for (name, value) in artifact.metrics { metrics[name] = .number(value) }
-        return [
-            "model_version": .string(artifact.modelVersion),
-            "model_type": .string(artifact.modelType),
-            "format_version": .number(Double(artifact.formatVersion)),
-            "feature_schema_hash": .string(artifact.featureSchemaHash),
-            "features": .array(artifact.featureNames.map { .string($0) }),
-            "training": [
-                "fingerprint": .string(artifact.training.fingerprint),
-                "rows": .number(Double(artifact.training.rows)),
-                "seed": .number(Double(artifact.training.seed)),
-                "l2": .number(artifact.training.l2),
-            ],
-            "metrics": .object(metrics),
-        ]
-    }
+    /// Version, kind, calibration, schema, provenance and metrics (`AnyModelArtifact.info`).
+    func modelInfo() -> JSONValue { artifact.info }
 
     static func unknownUser(_ op: String, _ id: UserID) -> RequestError {
         RequestError.notFound("\(op): no user '\(id)'; send users.upsert first")

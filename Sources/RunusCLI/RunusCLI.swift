@@ -10,7 +10,7 @@ public enum RunusCLI {
         SimulateCommand.self, TrainCommand.self, ServeCommand.self, CallCommand.self, LoadtestCommand.self, FeaturesCommand.self,
         MetricsCommand.self, ReferenceCheckCommand.self, EvalRaceTimesCommand.self, SimulatePolicyCommand.self,
         SegmentationCommand.self, RaceLoadtestCommand.self, MissionCommand.self, ReportCommand.self,
-        ImportCommand.self, LabelsCommand.self,
+        ImportCommand.self, LabelsCommand.self, ModelsCommand.self,
     ]
 
     /// Entry point of the executable.

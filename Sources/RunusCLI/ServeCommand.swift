@@ -11,19 +11,22 @@ import Synchronization
 enum ServeCommand: Command {
     static let name = "serve"
     static let abstract = "Serve the line-delimited JSON protocol on TCP and/or a Unix socket."
-    static let usage = "--db PATH --model DIR [--listen HOST:PORT] [--unix PATH] [--token-file PATH] [limits]"
+    static let usage = "--db PATH [--model DIR | --models DIR] [--listen HOST:PORT] [--unix PATH] [--token-file PATH] [limits]"
     static let discussion = """
     One JSON object per line in both directions (docs/protocol.md). Prints one 'listening' line
     per address on stdout when ready; logs are JSON lines on stderr. SIGTERM or SIGINT stops
     accepting, finishes pending answers and exits 0. SIGHUP or a 'model.reload' request re-reads
-    the model directory and swaps the model in without failing a request. The model's feature
+    the model directory and swaps the model in without failing a request. Without --model, the
+    daemon serves the model promoted in the registry (`runus models promote`), or MODELS/default
+    when none is, and a reload picks up a newer promotion. The model's feature
     schema must match this build's, or the daemon refuses to start (and a reload is refused).
     Listening on a non-loopback address needs --token-file; TCP clients then send
     {"op":"auth","token":"…"} first (Unix socket clients are exempt).
     """
     static let parser = ArgumentParser(options: [
         .required("db", "PATH", help: "Database (created if absent)."),
-        .required("model", "DIR", help: "Model directory holding model.json."),
+        .optional("model", "DIR", help: "Model directory holding model.json (default: the registry's promoted model)."),
+        .value("models", "DIR", default: "models", help: "Model registry: the promoted model, else DIR/default."),
         .repeated("listen", "HOST:PORT", help: "TCP address (default 127.0.0.1:7878 when no --unix)."),
         .optional("unix", "PATH", help: "Unix socket path (created with mode 0660)."),
         .optional("token-file", "PATH", help: "File whose content (trimmed, >= 16 bytes) TCP clients must 'auth' with."),
@@ -66,16 +69,16 @@ enum ServeCommand: Command {
         // The activity classifier trains itself on synthetic tracks at first use (record 0143):
         // do it now, not inside the first request (it took ~400 ms there).
         _ = ActivityClassifier.default
-        let modelDirectory = try arguments.require("model")
-        let artifact = try ModelFiles.read(from: modelDirectory)
+        let source = try ModelSource(model: arguments.string("model"), models: try arguments.require("models"))
+        let artifact = try ModelFiles.readAny(from: try source.directory())
         let store = try SQLiteStore(path: try arguments.require("db"))
         let clock = SystemClock()
         let pusher = ServerPusher()
         let races = RaceOperations(store: store, resolver: SystemTimeZones(), clock: clock, pusher: pusher)
-        let reloader = ModelReloader(modelDirectory: modelDirectory, store: store, clock: clock,
+        let reloader = ModelReloader(source: source, store: store, clock: clock,
                                      startedAt: clock.now(), stats: Stats(), log: log,
                                      persistentOperations: { races.register(on: $0) })
-        let server = LineServer(configuration: configuration, router: try reloader.initialRouter(artifact: artifact))
+        let server = LineServer(configuration: configuration, router: try reloader.initialRouter(model: artifact))
         reloader.attach(server)
         pusher.attach(server)
         server.onConnectionClosed { races.connectionClosed($0) }
@@ -116,11 +119,12 @@ enum ServeCommand: Command {
 }
 
 /// Builds the daemon's router for a model artifact and swaps a new one in on `model.reload` or
-/// SIGHUP: the model directory is read again, the schema checked, a new `LogisticScorer` and
-/// `MissionService` built, and `LineServer.replaceRouter` installs them atomically. Requests
+/// SIGHUP: the model directory is resolved (the registry's promoted model may have changed) and
+/// read again, the schema checked, a new scorer (any artifact kind) and `MissionService` built, and `LineServer.replaceRouter` installs them atomically. Requests
 /// already running finish on the old model; none fails. Counters (`Stats`) carry over.
 final class ModelReloader: Sendable {
-    let modelDirectory: String
+    /// Where the model comes from: a fixed directory, or the registry's promoted model.
+    let source: ModelSource
     let store: SQLiteStore
     let clock: any Clock
     let startedAt: EpochSeconds
@@ -134,9 +138,15 @@ final class ModelReloader: Sendable {
     /// Serialises reloads; holds the version being served.
     private let serving = Mutex<String>("")
 
-    init(modelDirectory: String, store: SQLiteStore, clock: any Clock, startedAt: EpochSeconds, stats: Stats,
+    convenience init(modelDirectory: String, store: SQLiteStore, clock: any Clock, startedAt: EpochSeconds, stats: Stats,
+                     log: @escaping @Sendable (String) -> Void, persistentOperations: @escaping @Sendable (Router) -> Void = { _ in }) {
+        self.init(source: .directory(modelDirectory), store: store, clock: clock, startedAt: startedAt, stats: stats, log: log,
+                  persistentOperations: persistentOperations)
+    }
+
+    init(source: ModelSource, store: SQLiteStore, clock: any Clock, startedAt: EpochSeconds, stats: Stats,
          log: @escaping @Sendable (String) -> Void, persistentOperations: @escaping @Sendable (Router) -> Void = { _ in }) {
-        self.modelDirectory = modelDirectory; self.store = store; self.clock = clock
+        self.source = source; self.store = store; self.clock = clock
         self.startedAt = startedAt; self.stats = stats; self.log = log
         self.persistentOperations = persistentOperations
     }
@@ -144,8 +154,8 @@ final class ModelReloader: Sendable {
     func attach(_ server: LineServer) { self.server.withLock { $0 = server } }
 
     /// The router serving `artifact`; throws `EngineError.schemaMismatch` for a foreign schema.
-    func makeRouter(artifact: ModelArtifact) throws -> Router {
-        let scorer = try LogisticScorer(artifact: artifact)
+    func makeRouter(artifact: AnyModelArtifact) throws -> Router {
+        let scorer = try MissionScorers.make(artifact)
         let operations = DaemonOperations(store: store, scorer: scorer, artifact: artifact,
                                           clock: clock, startedAt: startedAt, todayCache: todayCache)
         let router = Router(stats: stats, log: log)
@@ -163,6 +173,11 @@ final class ModelReloader: Sendable {
 
     /// The first router, before the server starts.
     func initialRouter(artifact: ModelArtifact) throws -> Router {
+        try initialRouter(model: .logisticRegression(artifact))
+    }
+
+    /// The first router for any artifact kind, before the server starts.
+    func initialRouter(model artifact: AnyModelArtifact) throws -> Router {
         let router = try makeRouter(artifact: artifact)
         serving.withLock { $0 = artifact.modelVersion }
         return router
@@ -172,7 +187,7 @@ final class ModelReloader: Sendable {
     func reload() throws -> JSONValue {
         try serving.withLock { version in
             let previous = version
-            let artifact = try ModelFiles.read(from: modelDirectory)
+            let artifact = try ModelFiles.readAny(from: try source.directory())
             let router = try makeRouter(artifact: artifact)
             server.withLock { _ = $0?.replaceRouter(with: router) }
             todayCache.invalidateAll()

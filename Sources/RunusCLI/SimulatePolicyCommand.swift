@@ -17,15 +17,14 @@ enum SimulatePolicyCommand: Command {
     target band 0.65-0.85.
     """
     static let parser = ArgumentParser(options: [
-        .required("model", "DIR", help: "Model directory holding model.json."),
+        .required("model", "DIR", help: "Model directory holding model.json (logistic regression or gradient boosting)."),
         .value("runners", "N", default: "100", help: "Number of runners (1-10000)."),
         .value("days", "D", default: "90", help: "Number of days (1-3650)."),
         .value("seed", "S", default: "7", help: "Random seed."),
     ])
 
     static func run(_ arguments: ParsedArguments, output: OutputSink) throws -> ExitCode {
-        let artifact = try ModelFiles.read(from: try arguments.require("model"))
-        let scorer = try LogisticScorer(artifact: artifact)
+        let scorer = try ModelFiles.load(from: try arguments.require("model")).scorer
         guard let seed = UInt64(try arguments.require("seed")) else { throw UsageError("--seed: not an unsigned integer") }
         let configuration = SimulationConfiguration(runners: try arguments.int("runners", in: 1...10_000)!,
                                                     days: try arguments.int("days", in: 1...3650)!, seed: seed)

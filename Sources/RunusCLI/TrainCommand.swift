@@ -5,45 +5,76 @@ import Learning
 /// `runus train`: fits the mission model on a database and writes an artifact directory.
 enum TrainCommand: Command {
     static let name = "train"
-    static let abstract = "Train the mission model (L2 logistic regression) on a database."
-    static let usage = "--db PATH --out DIR [--model lr] [--l2 L] [--train-fraction F] [--seed S]"
+    static let abstract = "Train the mission model (logistic regression or gradient-boosted trees) on a database."
+    static let usage = "--db PATH --out DIR [--model lr|gbdt] [--l2 L] [--train-fraction F] [--validation-fraction V] [--calibration M] [--labels logged|history|both] [--seed S]"
     static let discussion = """
-    Examples are tried missions (completed or failed) with as-of features from earlier runs.
-    The first part of the period trains, the rest tests (time split). Writes DIR/model.json and
-    DIR/MODEL_CARD.md; the same database and options give identical files.
+    Examples are tried missions (completed or failed) with as-of features from earlier runs,
+    split by time (docs/decisions/0610): the last part of the period is the test slice; before
+    it, gbdt keeps a validation slice for tuning, early stopping and calibration. lr (the default,
+    what models/default is) trains on everything before the test slice. A per-runner leakage
+    check refuses a split where a test example predates that runner's training rows. Writes
+    DIR/model.json and DIR/MODEL_CARD.md; the same database and options give identical files.
     """
     static let parser = ArgumentParser(options: [
         .required("db", "PATH", help: "Database to train on."),
         .required("out", "DIR", help: "Directory to write model.json and MODEL_CARD.md into."),
-        .value("model", "KIND", default: "lr", help: "Model kind: lr."),
-        .value("l2", "L", default: "1", help: "L2 penalty λ (> 0; scikit-learn C = 1/λ)."),
-        .value("train-fraction", "F", default: "0.8", help: "Share of examples, by time, used for training (0.5-0.95)."),
-        .value("seed", "S", default: "1", help: "Seed recorded in the artifact."),
+        .value("model", "KIND", default: "lr", help: "Model kind: lr (logistic regression) or gbdt (gradient-boosted trees)."),
+        .value("l2", "L", default: "1", help: "lr: L2 penalty λ (> 0; scikit-learn C = 1/λ)."),
+        .value("train-fraction", "F", default: "0.8", help: "Share of examples, by time, before the test slice (0.5-0.95)."),
+        .value("validation-fraction", "V", default: "0.15", help: "gbdt: share of all examples, the latest before the test slice, for validation (0.05-0.4)."),
+        .value("calibration", "M", default: "auto", help: "gbdt: auto, platt, isotonic or none (fitted on the validation slice)."),
+        .value("seed", "S", default: "1", help: "Seed recorded in the artifact (gbdt: also the binning sample's)."),
         .value("labels", "SOURCE", default: "logged", help: "Labels: \(LabelSource.names) (record 0600)."),
     ])
 
     static func run(_ arguments: ParsedArguments, output: OutputSink) throws -> ExitCode {
         let dbPath = try arguments.require("db")
         let out = try arguments.require("out")
-        guard try arguments.require("model") == "lr" else {
-            throw UsageError("--model: '\(try arguments.require("model"))' is not available yet (known: lr)")
+        let kind = try arguments.require("model")
+        guard kind == "lr" || kind == "gbdt" else {
+            throw UsageError("--model: '\(kind)' is not a model kind (known: lr, gbdt)")
+        }
+        let trainFraction = try arguments.double("train-fraction", in: 0.5...0.95)!
+        let seed = try arguments.int("seed", in: 0...Int(Int32.max))!
+        BLASThreads.useOne()  // bit-for-bit reproducible fits (record 0006)
+        let store = try SQLiteStore(path: dbPath)
+        output.err("reading labelled examples from \(dbPath)…\n")
+        let (examples, runners, sources) = try TrainingPipeline.examples(store: store, labels: try LabelsCommand.labelSource(arguments))
+        output.err("training \(kind) on \(examples.count) labelled examples from \(runners) runners (BLAS kernel \(BLASThreads.kernel), 1 thread)\n")
+        if kind == "gbdt" {
+            var options = TrainingPipeline.BoostingOptions()
+            options.trainFraction = trainFraction
+            options.validationFraction = try arguments.double("validation-fraction", in: 0.05...0.4)!
+            guard options.validationFraction < trainFraction - 0.1 else {
+                throw UsageError("--validation-fraction: \(options.validationFraction) leaves too little to train on before --train-fraction \(trainFraction)")
+            }
+            options.calibration = try arguments.require("calibration")
+            options.seed = seed
+            let result = try TrainingPipeline.trainBoosting(examples: examples, runners: runners, sources: sources,
+                                                            options: options, progress: { output.err($0) })
+            try ModelFiles.write(bytes: result.artifact.encode(), card: ModelCard.markdown(result, options: options), to: out)
+            output.err("leakage check passed: no test example predates its runner's training rows (\(result.split.runnersInTrainAndTest) runners on both sides)\n")
+            output.out(summary(out, result.artifact.modelVersion, result.test, calibration: result.artifact.calibration?.method ?? "none"))
+            return .success
         }
         var options = TrainingPipeline.Options()
         options.l2 = try arguments.double("l2", in: 1e-9...1e9)!
-        options.trainFraction = try arguments.double("train-fraction", in: 0.5...0.95)!
-        options.seed = try arguments.int("seed", in: 0...Int(Int32.max))!
-        BLASThreads.useOne()  // bit-for-bit reproducible fits (record 0006)
-        let store = try SQLiteStore(path: dbPath)
-        let (examples, runners, sources) = try TrainingPipeline.examples(store: store, labels: try LabelsCommand.labelSource(arguments))
-        output.err("training on \(examples.count) labelled examples from \(runners) runners (BLAS kernel \(BLASThreads.kernel), 1 thread)\n")
+        options.trainFraction = trainFraction
+        options.seed = seed
         let result = try TrainingPipeline.train(examples: examples, runners: runners, sources: sources, options: options)
         try ModelFiles.write(artifact: result.artifact, card: ModelCard.markdown(result, options: options), to: out)
-        let t = result.test
-        var line = "wrote \(out)/model.json (\(result.artifact.modelVersion)): test AUC \(rounded(t.auc)), "
+        let split = try TrainingSplit(examples, trainFraction: trainFraction, validationFraction: 0)
+        output.err("leakage check passed: no test example predates its runner's training rows (\(split.runnersInTrainAndTest) runners on both sides)\n")
+        output.out(summary(out, result.artifact.modelVersion, result.test, calibration: nil))
+        return .success
+    }
+
+    static func summary(_ out: String, _ version: String, _ t: TrainingPipeline.Evaluation, calibration: String?) -> String {
+        var line = "wrote \(out)/model.json (\(version)): test AUC \(rounded(t.auc)), "
             + "log loss \(rounded(t.logLoss)), Brier \(rounded(t.brier)), ECE \(rounded(t.ece)) on \(t.rows) held-out examples"
         if let mae = t.maeTrue { line += ", mean |p - p_true| \(rounded(mae))" }
-        output.out(line + "\n")
-        return .success
+        if let calibration { line += "; calibration \(calibration)" }
+        return line + "\n"
     }
 
     static func rounded(_ x: Double) -> String { "\((x * 1000).rounded() / 1000)" }

@@ -92,8 +92,12 @@ struct TrainingPipeline {
     }
 
     static func evaluate(model: LogisticRegressionModel, on examples: [LabelledExample]) throws -> Evaluation {
+        try evaluate(probabilities: examples.map { model.probability(row: $0.features) }, on: examples)
+    }
+
+    /// Held-out metrics of any model's probabilities `p` (one per example, in [0, 1]).
+    static func evaluate(probabilities p: [Double], on examples: [LabelledExample]) throws -> Evaluation {
         let labels = examples.map(\.label)
-        let p = examples.map { model.probability(row: $0.features) }
         var e = Evaluation()
         e.rows = examples.count
         e.auc = try Metrics.rocAUC(labels: labels, scores: p)

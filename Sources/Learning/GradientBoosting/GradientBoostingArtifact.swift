@@ -16,8 +16,10 @@ import RunusCore
 /// Tree fields are LightGBM's (`LightGBMModelText`), numbers in shortest round-trip form, so a
 /// decoded model predicts bitwise like the encoded one. See docs/decisions/0313-gbdt-artifact-format-2.md.
 public struct GradientBoostingArtifact: Sendable {
-    /// The `format_version` this type writes; reading accepts 2...currentFormatVersion.
-    public static let currentFormatVersion = 2
+    /// The newest `format_version` this type reads and writes; reading accepts 2...currentFormatVersion.
+    /// Version 3 adds the optional `calibration` object (docs/decisions/0611); a document without
+    /// calibration is still written as version 2, byte for byte as before.
+    public static let currentFormatVersion = 3
     public static let modelType = "gradient_boosting"
 
     public let modelVersion: String
@@ -34,10 +36,29 @@ public struct GradientBoostingArtifact: Sendable {
     public let metrics: [String: Double]
     /// Training rows and boosting rounds run, >= 0 (from the fit report; 0 for imported models).
     public let trainingRows: Int, iterations: Int
+    /// Maps the raw score to the served probability; nil = σ(raw score).
+    public let calibration: CalibrationMap?
+
+    /// The format version `encode` writes: 3 with a calibration, else 2.
+    public var formatVersion: Int { calibration == nil ? 2 : 3 }
+
+    /// P(y = 1) of one row, calibrated when the artifact holds a calibration, in [0, 1].
+    public func probability(row: [Double]) -> Double {
+        let score = model.rawScore(row: row)
+        return calibration?.probability(score: score) ?? Logistic.sigmoid(score)
+    }
+
+    /// The same artifact with `calibration` (and merged `metrics`), e.g. after fitting it on held-out data.
+    public func with(calibration: CalibrationMap?, metrics extra: [String: Double] = [:]) -> GradientBoostingArtifact {
+        GradientBoostingArtifact(model: model, modelVersion: modelVersion, featureNames: featureNames, featureSchemaHash: featureSchemaHash,
+                                 fingerprint: fingerprint, seed: seed, configurationValues: configuration,
+                                 metrics: metrics.merging(extra) { $1 }, trainingRows: trainingRows, iterations: iterations,
+                                 calibration: calibration)
+    }
 
     public init(model: GradientBoostingModel, modelVersion: String, featureNames: [String], featureSchemaHash: String,
                 fingerprint: String, seed: UInt64, configuration: GradientBoosting.Configuration? = nil,
-                metrics: [String: Double] = [:]) throws {
+                metrics: [String: Double] = [:], calibration: CalibrationMap? = nil) throws {
         if featureNames.count != model.featureCount {
             throw LearningError.invalidArtifact(field: "feature_schema.names", problem: "\(featureNames.count) names for a model with \(model.featureCount) features")
         }
@@ -53,13 +74,15 @@ public struct GradientBoostingArtifact: Sendable {
         self.seed = seed
         self.configuration = configuration.map(Self.describe) ?? [:]
         self.metrics = metrics
+        self.calibration = calibration
         self.trainingRows = model.report?.rows ?? 0
         self.iterations = model.report?.iterations ?? model.trees.count
     }
 
     init(model: GradientBoostingModel, modelVersion: String, featureNames: [String], featureSchemaHash: String,
          fingerprint: String, seed: UInt64, configurationValues: [String: Double], metrics: [String: Double],
-         trainingRows: Int, iterations: Int) {
+         trainingRows: Int, iterations: Int, calibration: CalibrationMap?) {
+        self.calibration = calibration
         self.trainingRows = trainingRows
         self.iterations = iterations
         self.model = model
@@ -93,8 +116,8 @@ public struct GradientBoostingArtifact: Sendable {
                 "leaf_count": ints(t.leafDataCount), "shrinkage": .number(t.shrinkage),
             ])
         }
-        return .object([
-            "format_version": .number(Double(Self.currentFormatVersion)),
+        var document: [String: JSONValue] = [
+            "format_version": .number(Double(formatVersion)),
             "model_type": .string(Self.modelType),
             "model_version": .string(modelVersion),
             "feature_schema": .object(["names": .array(featureNames.map { .string($0) }), "hash": .string(featureSchemaHash)]),
@@ -105,7 +128,9 @@ public struct GradientBoostingArtifact: Sendable {
                 "configuration": .object(configuration.mapValues { .number($0) }),
             ]),
             "metrics": .object(metrics.mapValues { .number($0) }),
-        ])
+        ]
+        if let calibration { document["calibration"] = calibration.jsonValue }
+        return .object(document)
     }
 
     /// Pretty-printed UTF-8 JSON, deterministic.
@@ -155,12 +180,18 @@ public struct GradientBoostingArtifact: Sendable {
         let metricsObject = try root.object("metrics")
         var metrics: [String: Double] = [:]
         for key in metricsObject.members.keys { metrics[key] = try metricsObject.number(key) }
+        var calibration: CalibrationMap? = nil
+        if root.members["calibration"] != nil {
+            if version < 3 { throw LearningError.invalidArtifact(field: "calibration", problem: "needs format_version 3, the document says \(version)") }
+            calibration = try CalibrationMap.decode(try root.object("calibration"))
+        }
         let seed = try training.int("seed")
         if seed < 0 { throw LearningError.invalidArtifact(field: "training.seed", problem: "\(seed) must be >= 0") }
         return GradientBoostingArtifact(model: GradientBoostingModel(trees: trees, featureCount: names.count), modelVersion: try root.string("model_version"),
                                         featureNames: names, featureSchemaHash: try schema.string("hash"), fingerprint: try training.string("fingerprint"),
                                         seed: UInt64(seed), configurationValues: configuration, metrics: metrics,
-                                        trainingRows: try training.int("rows"), iterations: try training.int("iterations"))
+                                        trainingRows: try training.int("rows"), iterations: try training.int("iterations"),
+                                        calibration: calibration)
     }
 
     static func check(_ t: DecisionTree, place: String, features: Int) throws {

@@ -1,0 +1,166 @@
+import RunusCore
+import Features
+import Learning
+import Missions
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The gradient-boosting path of `runus train --model gbdt`: the time split of `TrainingSplit`,
+/// a small grid of tree shapes tuned by early stopping on the validation slice, the best one
+/// calibrated on the same slice, then scored once on the test slice. docs/decisions/0610-0612.
+extension TrainingPipeline {
+    struct BoostingOptions {
+        /// Share of examples (by time) before the test cutoff, 0.5-0.95.
+        var trainFraction = 0.8
+        /// Share of all examples (the latest before the test cutoff) in the validation slice, 0.05-0.4.
+        var validationFraction = 0.15
+        /// Seed of the binning sample (the grid uses no bagging or feature sampling).
+        var seed = 1
+        /// "auto" (lower cross-fitted validation log loss of the two), "platt", "isotonic" or "none".
+        var calibration = "auto"
+    }
+
+    /// One candidate of the grid and how it did on the validation slice.
+    struct GridPoint {
+        let numLeaves: Int, minDataInLeaf: Int
+        /// Best validation log loss (nats) and the number of trees that reached it.
+        var validationLogLoss = Double.infinity, trees = 0
+    }
+
+    struct BoostingResult {
+        let artifact: GradientBoostingArtifact
+        let split: TrainingSplit
+        let grid: [GridPoint]
+        let chosen: GradientBoosting.Configuration
+        /// Calibrated and raw (σ of the raw score) test metrics.
+        let test: Evaluation, rawTest: Evaluation
+        /// Cross-fitted validation log loss of each calibration method considered (nats).
+        let calibrationLosses: [String: Double]
+        let runners: Int
+        let sources: [String]
+        let completedByKind: [MissionKind: (tried: Int, completed: Int)]
+        /// Total split gain per feature (schema order), summed over all trees, >= 0.
+        let gainByFeature: [Double]
+    }
+
+    /// Tree shapes tried (num_leaves × min_data_in_leaf); shrinkage 0.05, λ₂ = 1, up to 1000 rounds,
+    /// early stopping after 50 rounds without improvement (record 0612).
+    static let gridLeaves = [7, 15, 31]
+    static let gridMinData = [20, 100]
+
+    static func baseConfiguration(seed: Int) -> GradientBoosting.Configuration {
+        var c = GradientBoosting.Configuration()
+        c.numIterations = 1000
+        c.learningRate = 0.05
+        c.lambdaL2 = 1
+        c.earlyStoppingRounds = 50
+        c.seed = UInt64(seed)
+        return c
+    }
+
+    static func trainBoosting(examples: [LabelledExample], runners: Int, sources: [String], options: BoostingOptions,
+                              progress: (String) -> Void = { _ in }) throws -> BoostingResult {
+        let split = try TrainingSplit(examples, trainFraction: options.trainFraction, validationFraction: options.validationFraction)
+        let schema = MissionFeatures.schema
+        let x = Matrix(rowArrays: split.train.map(\.features), cols: schema.count)
+        let vx = Matrix(rowArrays: split.validation.map(\.features), cols: schema.count)
+        let y = split.train.map(\.label), vy = split.validation.map(\.label)
+        progress("split: \(split.train.count) train, \(split.validation.count) validation, \(split.test.count) test rows\n")
+        var grid: [GridPoint] = []
+        var best: (model: GradientBoostingModel, configuration: GradientBoosting.Configuration)? = nil
+        for leaves in gridLeaves {
+            for minData in gridMinData {
+                var c = baseConfiguration(seed: options.seed)
+                c.numLeaves = leaves
+                c.minDataInLeaf = minData
+                let model = try GradientBoosting.fit(x: x, y: y, validation: (vx, vy), configuration: c)
+                var point = GridPoint(numLeaves: leaves, minDataInLeaf: minData)
+                point.validationLogLoss = model.report?.validationLogLoss.min() ?? .infinity
+                point.trees = model.trees.count
+                progress("  num_leaves \(leaves), min_data_in_leaf \(minData): \(point.trees) trees, validation log loss \(rounded(point.validationLogLoss, 4))\n")
+                if point.validationLogLoss < (grid.map(\.validationLogLoss).min() ?? .infinity) { best = (model, c) }
+                grid.append(point)
+            }
+        }
+        let (model, configuration) = best!
+        let validationScores = model.rawScores(x: vx)
+        let (calibration, losses) = try chooseCalibration(options.calibration, scores: validationScores, labels: vy)
+        progress("calibration: \(calibration?.method ?? "none") (cross-fitted validation log loss \(losses.sorted { $0.key < $1.key }.map { "\($0.key) \(rounded($0.value, 4))" }.joined(separator: ", ")))\n")
+        let testScores = model.rawScores(x: Matrix(rowArrays: split.test.map(\.features), cols: schema.count))
+        let calibrated = testScores.map { calibration?.probability(score: $0) ?? sigmoid($0) }
+        let test = try evaluate(probabilities: calibrated, on: split.test)
+        let rawTest = try evaluate(probabilities: testScores.map(sigmoid), on: split.test)
+        let fingerprint = Self.fingerprint(examples)
+        var metrics: [String: Double] = [
+            "test_auc": test.auc, "test_log_loss": test.logLoss, "test_brier": test.brier, "test_ece": test.ece,
+            "test_rows": Double(test.rows), "test_base_rate": test.baseRate, "test_ece_uncalibrated": rawTest.ece,
+            "test_log_loss_uncalibrated": rawTest.logLoss, "validation_rows": Double(split.validation.count),
+        ]
+        if let mae = test.maeTrue { metrics["test_mae_vs_true_p"] = mae }
+        let artifact = try GradientBoostingArtifact(
+            model: model, modelVersion: "gbdt-\(fingerprint.prefix(8))", featureNames: schema.names,
+            featureSchemaHash: schema.hash, fingerprint: fingerprint, seed: UInt64(options.seed),
+            configuration: configuration, metrics: metrics, calibration: calibration)
+        var gain = [Double](repeating: 0, count: schema.count)
+        for tree in model.trees { for (f, g) in zip(tree.splitFeature, tree.splitGain) { gain[f] += g } }
+        return BoostingResult(artifact: artifact, split: split, grid: grid, chosen: configuration, test: test, rawTest: rawTest,
+                              calibrationLosses: losses, runners: runners, sources: sources,
+                              completedByKind: completedByKind(examples), gainByFeature: gain)
+    }
+
+    /// The calibration for `method` fitted on all validation (score, label) pairs. "auto" fits
+    /// Platt and isotonic on even rows and scores odd rows, then the reverse, and keeps the lower
+    /// summed log loss (ties: Platt, the simpler map).
+    static func chooseCalibration(_ method: String, scores: [Double], labels: [Double]) throws -> (CalibrationMap?, [String: Double]) {
+        func fit(_ m: String, _ s: [Double], _ y: [Double]) throws -> CalibrationMap {
+            m == "platt" ? .platt(try Calibration.Platt.fit(scores: s, labels: y)) : .isotonic(try Calibration.Isotonic.fit(scores: s, labels: y))
+        }
+        switch method {
+        case "none": return (nil, [:])
+        case "platt", "isotonic": return (try fit(method, scores, labels), [:])
+        case "auto":
+            let even = scores.indices.filter { $0 % 2 == 0 }, odd = scores.indices.filter { $0 % 2 == 1 }
+            guard Set(even.map { labels[$0] }).count == 2, Set(odd.map { labels[$0] }).count == 2 else {
+                return (try fit("platt", scores, labels), [:])
+            }
+            var losses: [String: Double] = [:]
+            for m in ["platt", "isotonic"] {
+                var total = 0.0
+                for (a, b) in [(even, odd), (odd, even)] {
+                    let map = try fit(m, a.map { scores[$0] }, a.map { labels[$0] })
+                    total += try Metrics.logLoss(labels: b.map { labels[$0] }, probabilities: b.map { map.probability(score: scores[$0]) }) * Double(b.count)
+                }
+                losses[m] = total / Double(scores.count)
+            }
+            let chosen = losses["isotonic"]! < losses["platt"]! ? "isotonic" : "platt"
+            return (try fit(chosen, scores, labels), losses)
+        default:
+            throw UsageError("--calibration: '\(method)' is not one of auto, platt, isotonic, none")
+        }
+    }
+
+    static func completedByKind(_ examples: [LabelledExample]) -> [MissionKind: (tried: Int, completed: Int)] {
+        var byKind: [MissionKind: (tried: Int, completed: Int)] = [:]
+        for e in examples {
+            var entry = byKind[e.kind] ?? (0, 0)
+            entry.tried += 1
+            entry.completed += e.label == 1 ? 1 : 0
+            byKind[e.kind] = entry
+        }
+        return byKind
+    }
+
+    /// σ(z) = 1 / (1 + e^−z) without overflow, as `GradientBoostingModel.probability` computes it.
+    static func sigmoid(_ z: Double) -> Double {
+        if z >= 0 { return 1 / (1 + exp(-z)) }
+        let e = exp(z)
+        return e / (1 + e)
+    }
+
+    static func rounded(_ x: Double, _ digits: Int = 3) -> String {
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        return "\((x * scale).rounded() / scale)"
+    }
+}

@@ -1,0 +1,180 @@
+import Testing
+import Foundation
+import RunusCore
+import Features
+import Learning
+import Engine
+import Server
+import Storage
+@testable import RunusCLI
+
+/// One small simulated database shared by the suite (simulating is the slow part in debug builds).
+private let sharedDatabase: Result<TemporaryDirectory, any Error> = Result {
+    let dir = TemporaryDirectory("models-suite")
+    let out = CapturedOutput()
+    let code = RunusCLI.run(arguments: ["simulate", "--db", dir.file("sim.sqlite"), "--runners", "14", "--days", "60",
+                                        "--seed", "6", "--quiet"], output: out)
+    guard code == .success else { throw CLIError("simulate failed: \(out.stderr)") }
+    return dir
+}
+
+@Suite("train --model gbdt, model registry, compare, promote and reload", .serialized)
+struct ModelsRegistryTests {
+    func database() throws -> (dir: TemporaryDirectory, db: String) {
+        let dir = try sharedDatabase.get()
+        return (dir, dir.file("sim.sqlite"))
+    }
+
+    func train(_ db: String, _ kind: String, to out: String, extra: [String] = []) throws -> CapturedOutput {
+        let output = CapturedOutput()
+        let code = RunusCLI.run(arguments: ["train", "--db", db, "--model", kind, "--out", out] + extra, output: output)
+        #expect(code == .success, "\(output.stderr)")
+        return output
+    }
+
+    @Test("train --model gbdt writes a calibrated format-3 artifact and a card with the split and its leakage check, reproducibly")
+    func trainGradientBoosting() throws {
+        let (dir, db) = try database()
+        let out = try train(db, "gbdt", to: dir.file("g1"))
+        _ = try train(db, "gbdt", to: dir.file("g2"))
+        #expect(out.stderr.contains("num_leaves 7, min_data_in_leaf 20"), "progress on stderr: \(out.stderr)")
+        #expect(out.stderr.contains("leakage check passed"))
+        #expect(out.stdout.contains("test AUC"))
+        let bytes = try #require(fileBytes(dir.file("g1/model.json")))
+        #expect(bytes == fileBytes(dir.file("g2/model.json")))
+        #expect(fileBytes(dir.file("g1/MODEL_CARD.md")) == fileBytes(dir.file("g2/MODEL_CARD.md")))
+        guard case .gradientBoosting(let artifact) = try AnyModelArtifact.decode(bytes) else {
+            Issue.record("not a gradient-boosting artifact"); return
+        }
+        let calibration = try #require(artifact.calibration)
+        #expect(artifact.formatVersion == 3)
+        #expect(artifact.featureSchemaHash == MissionFeatures.schema.hash)
+        let card = String(decoding: try #require(fileBytes(dir.file("g1/MODEL_CARD.md"))), as: UTF8.self)
+        #expect(card.contains("**Calibration**") && card.contains("**Leakage check**: passed"))
+        // The scorer serves the calibrated probability: the raw score through the stored map.
+        let scorer = try GradientBoostingScorer(artifact: artifact)
+        let row = [Double](repeating: 0.1, count: MissionFeatures.schema.count)
+        #expect(scorer.probabilities([row]) == [calibration.probability(score: artifact.model.rawScore(row: row))])
+    }
+
+    @Test("a forced calibration and lr both train; lr stays what it was (no validation slice)")
+    func forcedCalibrationAndLR() throws {
+        let (dir, db) = try database()
+        _ = try train(db, "gbdt", to: dir.file("iso"), extra: ["--calibration", "isotonic"])
+        guard case .gradientBoosting(let a) = try ModelFiles.readAny(from: dir.file("iso")), case .isotonic? = a.calibration else {
+            Issue.record("expected an isotonic calibration"); return
+        }
+        _ = try train(db, "lr", to: dir.file("lr"))
+        let viaOldPath = try TrainingPipeline.train(examples: TrainingPipeline.examples(store: SQLiteStore(path: db)).examples,
+                                                    runners: 14, sources: ["simulated"], options: .init())
+        #expect(try ModelFiles.read(from: dir.file("lr")).encode() == viaOldPath.artifact.encode())
+        let bad = CapturedOutput()
+        #expect(RunusCLI.run(arguments: ["train", "--db", db, "--model", "forest", "--out", dir.file("x")], output: bad) == .usage)
+        #expect(bad.stderr.contains("known: lr, gbdt"))
+    }
+
+    @Test("the leakage check names a runner whose test example predates its training rows")
+    func leakageCheck() throws {
+        func example(_ user: String, _ t: Double) -> TrainingSplit.Key { .init(user: user, time: t, id: "\(user)-\(t)") }
+        #expect(try TrainingSplit.checkLeakage(before: [example("a", 1), example("b", 2)], after: [example("a", 5), example("c", 6)], cutoff: 5) == 1)
+        #expect(throws: CLIError.self) { try TrainingSplit.checkLeakage(before: [example("a", 1)], after: [example("a", 3)], cutoff: 5) }
+        #expect(throws: CLIError.self) { try TrainingSplit.checkLeakage(before: [example("a", 7)], after: [example("a", 8)], cutoff: 5) }
+    }
+
+    @Test("promote pushes, rollback restores the promotion before, an empty stack serves default; a foreign schema is refused")
+    func registry() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.cleanup() }
+        let registry = ModelsRegistry(root: dir.path)
+        for name in ["default", "a", "b"] {
+            try ModelFiles.write(artifact: try ProductionDaemon.artifact(version: "v-\(name)"), card: "card \(name)", to: dir.file(name))
+        }
+        try ModelFiles.write(artifact: try ProductionDaemon.artifact(version: "alien", schemaHash: "0123456789abcdef"), card: "", to: dir.file("alien"))
+        #expect(try registry.servedDirectory() == dir.file("default"))
+        _ = try registry.promote("a", at: 1_800_000_000)
+        _ = try registry.promote("b", at: 1_800_000_100)
+        #expect(try registry.servedName() == "b")
+        #expect(throws: CLIError.self) { try registry.promote("alien", at: 1_800_000_200) }
+        #expect(throws: CLIError.self) { try registry.promote("missing", at: 1_800_000_200) }
+        #expect(try registry.servedName() == "b")
+        #expect(try registry.rollback(at: 1_800_000_300) == ("b", "a"))
+        #expect(try registry.servedName() == "a")
+        #expect(try registry.rollback(at: 1_800_000_400) == ("a", "default"))
+        #expect(throws: CLIError.self) { try registry.rollback(at: 1_800_000_500) }
+        let p = try registry.readPromotions()
+        #expect(p.promoted.isEmpty && p.history.count == 4)
+        #expect(p.history[2]["action"] == "rollback" && p.history[2]["model"] == "a" && p.history[2]["from"] == "b")
+        // No temporary file is left behind.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".tmp") }.isEmpty)
+        let out = CapturedOutput()
+        #expect(RunusCLI.run(arguments: ["models", "list", "--models", dir.path], output: out) == .success)
+        #expect(out.stdout.contains("| * | default | lr | v-default |") && out.stdout.contains("| alien | lr | alien |"))
+    }
+
+    @Test("compare prints LR, GBDT and both baselines on the same test slice, overall and per kind")
+    func compare() throws {
+        let (dir, db) = try database()
+        _ = try train(db, "lr", to: dir.file("cmp-lr"))
+        _ = try train(db, "gbdt", to: dir.file("cmp-gbdt"))
+        let out = CapturedOutput()
+        let code = RunusCLI.run(arguments: ["models", "compare", "--db", db, dir.file("cmp-lr"), dir.file("cmp-gbdt")], output: out)
+        #expect(code == .success, "\(out.stderr)")
+        let lines = out.stdout.split(separator: "\n")
+        for name in ["lr lr-", "gbdt gbdt-", "baseline: per-kind rate", "baseline: Riegel rule"] {
+            #expect(lines.contains { $0.hasPrefix("| all | \(name)") }, "\(name) missing in\n\(out.stdout)")
+        }
+        #expect(lines.contains { $0.hasPrefix("| pace | baseline: Riegel rule") })
+        // The per-kind rate ranks nothing within a kind.
+        #expect(lines.contains { $0.hasPrefix("| distance | baseline: per-kind rate") && $0.contains("| 0.5 |") })
+    }
+
+    @Test("the Riegel margin compares the allowed time with T1·(D2/D1)^1.06 from the best recent run")
+    func riegelMargin() {
+        let t0 = 1_800_000_000.0
+        let runs = [RunRecord(id: "a", userID: "u", startTime: t0 - 86_400, distance: 5000, elapsed: 1600, moving: 1500, elevationGain: 0, source: "t"),
+                    RunRecord(id: "b", userID: "u", startTime: t0 - 2 * 86_400, distance: 10_000, elapsed: 3300, moving: 3200, elevationGain: 0, source: "t"),
+                    RunRecord(id: "old", userID: "u", startTime: t0 - 200 * 86_400, distance: 10_000, elapsed: 2000, moving: 2000, elevationGain: 0, source: "t")]
+        let needed = min(1500 * pow(2, 1.06), 3200.0)   // the 5 km run predicts 10 km better; the old run is outside 90 days
+        let margin = Baselines.riegelMargin(.distanceInTime(distance: 10_000, maxDuration: 3000), history: runs, asOf: t0)
+        #expect(abs(margin - log(3000 / needed)) < 1e-12)
+        #expect(abs(Baselines.riegelMargin(.distance(minDistance: 12_000), history: runs, asOf: t0) - log(10_000.0 / 12_000)) < 1e-12)
+        #expect(Baselines.riegelMargin(.distance(minDistance: 12_000), history: [], asOf: t0) == 0)
+    }
+
+    @Test("simulate → train gbdt → promote → model.reload on a running daemon serves the new model")
+    func promoteAndReload() throws {
+        let (dir, db) = try database()
+        let root = dir.file("registry")
+        _ = try train(db, "lr", to: root + "/default")
+        let store = try SQLiteStore(path: db)
+        let reloader = ModelReloader(source: .registry(root), store: store, clock: FixedClock(1_800_000_000),
+                                     startedAt: 1_799_999_990, stats: Stats(), log: { _ in })
+        var configuration = ServerConfiguration(addresses: [.tcp(host: "127.0.0.1", port: 0)])
+        configuration.log = { _ in }
+        let server = LineServer(configuration: configuration,
+                                router: try reloader.initialRouter(model: try ModelFiles.readAny(from: try ModelSource.registry(root).directory())))
+        reloader.attach(server)
+        let address = try server.start()[0]
+        let finished = DispatchSemaphore(value: 0)
+        Thread.detachNewThread { try? server.run(); finished.signal() }
+        defer { server.stop(); _ = finished.wait(timeout: .now() + 10); try? store.close() }
+        let client = try LineClient(address: address, timeout: .seconds(20))
+        #expect(try client.call(["op": "model.info"])["result"]?["kind"] == "lr")
+
+        _ = try train(db, "gbdt", to: root + "/gbdt-1")
+        let promoted = CapturedOutput()
+        #expect(RunusCLI.run(arguments: ["models", "promote", "gbdt-1", "--models", root], output: promoted) == .success, "\(promoted.stderr)")
+        let version = try ModelFiles.readAny(from: root + "/gbdt-1").modelVersion
+        let reloaded = try client.call(["op": "model.reload"])
+        #expect(reloaded["result"]?["model_version"] == .string(version), "\(JSONWriter.string(reloaded))")
+        let info = try client.call(["op": "model.info"])["result"]
+        #expect(info?["kind"] == "gbdt" && info?["model_type"] == "gradient_boosting" && info?["model_version"] == .string(version))
+        #expect(info?["calibration"] != "none")
+        let today = try client.call(["op": "missions.today", "user": "runner-0001", "date": "2026-12-01"])
+        #expect(today["result"]?["model_version"] == .string(version), "\(JSONWriter.string(today))")
+
+        #expect(RunusCLI.run(arguments: ["models", "rollback", "--models", root], output: CapturedOutput()) == .success)
+        #expect(try client.call(["op": "model.reload"])["result"]?["previous_model_version"] == .string(version))
+        #expect(try client.call(["op": "model.info"])["result"]?["kind"] == "lr")
+    }
+}
