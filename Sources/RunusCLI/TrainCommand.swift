@@ -34,7 +34,9 @@ enum TrainCommand: Command {
         options.seed = try arguments.int("seed", in: 0...Int(Int32.max))!
         BLASThreads.useOne()  // bit-for-bit reproducible fits (record 0006)
         let store = try SQLiteStore(path: dbPath)
-        let (examples, runners, sources) = try TrainingPipeline.examples(store: store, labels: try LabelsCommand.labelSource(arguments))
+        let progress = ImportProgress(label: "history labels", output: output, interactive: ImportProgress.isTerminal(output))
+        let (examples, runners, sources) = try TrainingPipeline.examples(store: store, labels: try LabelsCommand.labelSource(arguments),
+                                                                         progress: progress)
         output.err("training on \(examples.count) labelled examples from \(runners) runners (BLAS kernel \(BLASThreads.kernel), 1 thread)\n")
         let result = try TrainingPipeline.train(examples: examples, runners: runners, sources: sources, options: options)
         try ModelFiles.write(artifact: result.artifact, card: ModelCard.markdown(result, options: options), to: out)
