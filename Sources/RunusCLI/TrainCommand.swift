@@ -39,7 +39,9 @@ enum TrainCommand: Command {
         BLASThreads.useOne()  // bit-for-bit reproducible fits (record 0006)
         let store = try SQLiteStore(path: dbPath)
         output.err("reading labelled examples from \(dbPath)…\n")
-        let (examples, runners, sources) = try TrainingPipeline.examples(store: store, labels: try LabelsCommand.labelSource(arguments))
+        let progress = ImportProgress(label: "history labels", output: output, interactive: ImportProgress.isTerminal(output))
+        let (examples, runners, sources) = try TrainingPipeline.examples(store: store, labels: try LabelsCommand.labelSource(arguments),
+                                                                         progress: progress)
         output.err("training \(kind) on \(examples.count) labelled examples from \(runners) runners (BLAS kernel \(BLASThreads.kernel), 1 thread)\n")
         if kind == "gbdt" {
             var options = TrainingPipeline.BoostingOptions()
