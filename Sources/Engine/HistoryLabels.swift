@@ -57,7 +57,7 @@ public enum HistoryLabels {
         while lo > 0 && history[lo - 1].startTime >= target.startTime { lo -= 1 }
         guard lo >= minimumPriorRuns else { return [] }
         let past = Array(history[..<lo])
-        let state = RunnerState(history: past, asOf: target.startTime)
+        let state = RunnerState(history: past, asOf: target.startTime, utcOffset: utcOffset)
         var context: MissionContext?
         var labels: [Label] = []
         for (k, spec) in CandidateGenerator.candidates(for: state).enumerated() {

@@ -16,14 +16,23 @@ public struct ScoredMission: Sendable, Equatable {
 
 extension MissionService {
     /// The runner's state as of the start of `day` (default: the runner's local day at `now`), the
-    /// same as-of instant and history window `today` uses, so scores agree with its offers.
+    /// as-of instant, history window and past outcomes `today` uses (and its state cache), so
+    /// scores agree with its offers.
     public func runnerState(user userID: UserID, day requestedDay: CivilDate?, now: EpochSeconds) throws
         -> (user: UserProfile, day: CivilDate, state: RunnerState) {
         guard let user = try store.user(id: userID) else { throw EngineError.unknownUser(userID) }
         let day = requestedDay ?? localDay(of: user, at: now)
-        let asOf = day.startInstant(utcOffset: user.utcOffset(at: now, resolver: resolver))
-        let history = try store.runs(user: userID, from: asOf - 365 * 86_400, to: asOf)
-        return (user, day, RunnerState(history: history, asOf: asOf))
+        // As of the start of the runner's local day: runs later that day do not change the offer.
+        let offset = user.utcOffset(at: now, resolver: resolver)
+        let asOf = day.startInstant(utcOffset: offset)
+        func build() throws -> RunnerState {
+            let history = try store.runs(user: userID, from: asOf - 365 * 86_400, to: asOf)
+            // Mission outcomes of the last 90 days decided by runs before the day (as in training).
+            let past = try store.assignments(user: userID, from: day.adding(days: -90), to: day.adding(days: -1))
+            return RunnerState(history: history, outcomes: PastOutcome.from(assignments: past, runs: history),
+                               asOf: asOf, utcOffset: offset)
+        }
+        return (user, day, try stateCache?.state(user: userID, asOf: asOf, build: build) ?? build())
     }
 
     /// Scores candidate specs for a runner through the feature path of `today`

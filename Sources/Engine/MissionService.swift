@@ -54,18 +54,7 @@ public final class MissionService: Sendable {
     /// `day` (default: the runner's local day at `now`).
     public func today(user userID: UserID, day requestedDay: CivilDate?, count: Int, now: EpochSeconds,
                       refresh: Bool = false) throws -> (day: CivilDate, missions: [TodayMission]) {
-        guard let user = try store.user(id: userID) else { throw EngineError.unknownUser(userID) }
-        let day = requestedDay ?? localDay(of: user, at: now)
-        // As of the start of the runner's local day: runs later that day do not change the offer.
-        let asOf = day.startInstant(utcOffset: user.utcOffset(at: now, resolver: resolver))
-        func build() throws -> RunnerState {
-            let history = try store.runs(user: userID, from: asOf - 365 * 86_400, to: asOf)
-            // Mission outcomes of the last 90 days decided by runs before the day (as in training).
-            let past = try store.assignments(user: userID, from: day.adding(days: -90), to: day.adding(days: -1))
-            return RunnerState(history: history, outcomes: PastOutcome.from(assignments: past, runs: history),
-                               asOf: asOf, utcOffset: user.utcOffset(at: now, resolver: resolver))
-        }
-        let state = try stateCache?.state(user: userID, asOf: asOf, build: build) ?? build()
+        let (user, day, state) = try runnerState(user: userID, day: requestedDay, now: now)
         func stored() throws -> (all: [MissionAssignment], current: [MissionAssignment], enough: Bool) {
             let all = try store.assignments(user: userID, day: day).filter { $0.modelVersion == scorer.version }
             let current = all.filter { $0.status != .expired }

@@ -63,8 +63,9 @@ struct GradientBoostingArtifactTests {
     func refusals() throws {
         let (artifact, _) = try Self.fitted()
         let text = String(decoding: artifact.encode(), as: UTF8.self)
-        let newer = text.replacing("\"format_version\": 2", with: "\"format_version\": 3")
-        #expect(throws: LearningError.unsupportedFormatVersion(found: 3, supported: 2)) {
+        let future = GradientBoostingArtifact.currentFormatVersion + 1
+        let newer = text.replacing("\"format_version\": 2", with: "\"format_version\": \(future)")
+        #expect(throws: LearningError.unsupportedFormatVersion(found: future, supported: GradientBoostingArtifact.currentFormatVersion)) {
             try GradientBoostingArtifact.decode(Array(newer.utf8))
         }
         let older = text.replacing("\"format_version\": 2", with: "\"format_version\": 1")

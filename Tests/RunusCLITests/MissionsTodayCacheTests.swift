@@ -44,7 +44,7 @@ struct MissionsTodayCacheTests {
     static func ingestRequest(runID: String, start: EpochSeconds = 1_799_964_000) -> Request {
         var points: [JSONValue] = []
         var lat = 37.55
-        for i in 0...500 {
+        for i in 0...1500 {  // 15 km in 50 min: long enough to complete some of the day's missions
             points.append([.number(start + Double(i) * 2), .number(lat), .number(126.98)])
             lat += 10.0 / 111_200
         }
