@@ -40,6 +40,7 @@ extension DaemonOperations {
         let day = try Self.day(request, "date") ?? missions.localDay(of: user, at: now)
         let live = try request.optional("points").map { MissionRun(track: try WireTrack.track(from: $0, op: "missions.progress")) }
         let open = try store.assignments(user: userID, day: day).filter { $0.status != .expired }
+        guard !open.isEmpty else { return ["user": .string(userID), "day": .string(day.description), "missions": []] }
         let specs = open.map { try? MissionSpec(json: try JSONParser.parse($0.specJSON)) }
         let dayStart = day.startInstant(utcOffset: user.utcOffset(at: now, resolver: resolver))
         let kinds = Set(specs.compactMap { $0?.kind })
