@@ -57,7 +57,8 @@ public final class RunIngestion: Sendable {
             guard try store.insertRun(run) else { throw IngestError.runOwnedByAnotherUser(runID: clientRunID) }
             let day = user.localDay(at: run.startTime, resolver: resolver)
             try closeDays(before: day, user: user)
-            let missions = try checkMissions(of: user, day: day, run: run, metrics: metrics)
+            let missions = try checkMissions(of: user, day: day, run: run,
+                                             missionRun: MissionRun(track: track, metrics: metrics))
             let runXP = Levels.runXP(distance: run.distance)
             try store.insertReward(RewardEntry(id: "\(runID):run", userID: userID, time: run.startTime, xp: runXP,
                                                reason: RewardReason.run, refID: runID))
@@ -94,13 +95,17 @@ public final class RunIngestion: Sendable {
     }
 
     /// Checks every offered mission of the run's local day against the run.
-    func checkMissions(of user: UserProfile, day: CivilDate, run: RunRecord, metrics: RunMetrics) throws -> [CheckedMission] {
+    /// Kinds that read the runner's earlier runs (long run, streak, weekly volume) get the runs of
+    /// the year before this one, with the runner's UTC offset for calendar days.
+    func checkMissions(of user: UserProfile, day: CivilDate, run: RunRecord, missionRun: MissionRun) throws -> [CheckedMission] {
         var out: [CheckedMission] = []
+        var context: MissionContext?
         for a in try store.assignments(user: user.id, day: day) where a.status == .offered {
             guard let spec = try? MissionSpec(json: try JSONParser.parse(a.specJSON)) else {
                 out.append(CheckedMission(assignment: a, spec: nil, evaluation: nil, completedNow: false)); continue
             }
-            let evaluation = MissionEvaluator.evaluate(spec, metrics: metrics)
+            if context == nil { context = try missionContext(of: user, before: run) }
+            let evaluation = MissionEvaluator.evaluate(spec, run: missionRun, context: context!)
             let completed = evaluation.status == .completed
             let progress = max(a.progress ?? 0, evaluation.progress)
             try store.updateAssignment(id: a.id, status: completed ? .completed : .offered,
@@ -115,6 +120,15 @@ public final class RunIngestion: Sendable {
             out.append(CheckedMission(assignment: updated, spec: spec, evaluation: evaluation, completedNow: completed))
         }
         return out
+    }
+
+    /// The runner's runs of the 365 days before `run` (stored runs only; the run itself and later
+    /// ones are excluded by the evaluator), each with the runner's offset at its start.
+    func missionContext(of user: UserProfile, before run: RunRecord) throws -> MissionContext {
+        let prior = try store.runs(user: user.id, from: run.startTime - 365 * 86_400, to: run.startTime)
+            .filter { $0.id != run.id && $0.startTime < run.startTime }
+            .map { PriorRun(start: $0.startTime, utcOffset: user.utcOffset(at: $0.startTime, resolver: resolver), distance: $0.distance) }
+        return MissionContext(priorRuns: prior, utcOffset: user.utcOffset(at: run.startTime, resolver: resolver))
     }
 
     /// Evaluates the badge catalog on the runner's whole history and stores new badges.

@@ -18,7 +18,12 @@ public struct MissionRun: Sendable {
 
     /// Computes the metrics of `track` and keeps the positions of their fixes. O(n).
     public init(track: Track, configuration: MetricsConfiguration = .default) {
-        let metrics = RunMetrics(track: track, configuration: configuration)
+        self.init(track: track, metrics: RunMetrics(track: track, configuration: configuration), configuration: configuration)
+    }
+
+    /// The run of `track` with metrics already computed from it with the same `configuration`
+    /// (e.g. with the runner's weight for calories, which does not change the profile). O(n).
+    public init(track: Track, metrics: RunMetrics, configuration: MetricsConfiguration = .default) {
         let times = metrics.profile.times
         var lats: [Double] = [], lons: [Double] = [], eles: [Meters?] = []
         lats.reserveCapacity(times.count); lons.reserveCapacity(times.count); eles.reserveCapacity(times.count)

@@ -73,6 +73,29 @@ struct RunIngestionTests {
         #expect(try store.assignments(user: "min", day: day)[0].runID == "min:r")
     }
 
+    @Test("kinds that read earlier runs or the time of day are decided at ingestion, not left not-applicable")
+    func contextKinds() throws {
+        let store = try store()
+        // Earlier runs: longest 8 km in the weeks before.
+        for (i, km) in [6.0, 8.0, 7.0].enumerated() {
+            _ = try store.insertRun(RunRecord(id: "min:old-\(i)", userID: "min", startTime: day.startInstant(utcOffset: Self.seoul) - Double(10 - i) * 86_400,
+                                              distance: km * 1000, elapsed: km * 360, moving: km * 360, elevationGain: 0, source: "test"))
+        }
+        let offered = day.startInstant(utcOffset: Self.seoul)
+        let specs: [MissionSpec] = [.longRun(multiple: 1.25), .longRun(multiple: 1.5), .earlyBird(beforeMinute: 7 * 60, minDistance: 3000)]
+        for (i, spec) in specs.enumerated() {
+            try store.insertAssignment(MissionAssignment(id: "c\(i)", userID: "min", day: day, kind: spec.kind.rawValue,
+                                                         specJSON: spec.canonicalJSON, modelVersion: "t", pComplete: 0.6,
+                                                         xp: 100, offeredAt: offered))
+        }
+        // 10.5 km from 06:00 local: ≥ 1.25 × 8 km, < 1.5 × 8 km, before 07:00.
+        let start = offered + 6 * 3600
+        let answer = try RunIngestion(store: store).ingest(user: "min", clientRunID: "long", track:
+            straightRun(distance: 10_500, pace: 330, start: start), now: start + 4000)
+        let statuses = try #require(answer["missions"]?.arrayValue).map { $0["status"]?.stringValue }
+        #expect(statuses == ["completed", "offered", "completed"])
+    }
+
     @Test("a later day's run closes earlier offers: failed if the runner ran that day, expired if not")
     func closesDays() throws {
         let store = try store()
