@@ -44,7 +44,7 @@ enum TrainCommand: Command {
         let store = try SQLiteStore(path: dbPath)
         output.err("reading labelled examples from \(dbPath)…\n")
         let (examples, runners, sources) = try TrainingPipeline.examples(store: store, labels: try LabelsCommand.labelSource(arguments))
-        output.err("training \(kind) on \(examples.count) labelled examples from \(runners) runners (BLAS kernel \(BLASThreads.kernel), 1 thread)\n")
+        output.err("training on \(examples.count) labelled examples from \(runners) runners (\(kind); BLAS kernel \(BLASThreads.kernel), 1 thread)\n")
         if kind == "gbdt" {
             var options = TrainingPipeline.BoostingOptions()
             options.trainFraction = trainFraction
