@@ -76,7 +76,7 @@ extension ModelCard {
         lines.append("- Labels exist only for missions that were tried; the probability is conditional on trying.")
         lines.append("- Trees do not extrapolate: targets beyond what the training runners did get the edge leaf's probability.")
         lines.append("")
-        lines.append("Reproduce: `runus train --db DB --model gbdt --out DIR --train-fraction \(options.trainFraction) --validation-fraction \(options.validationFraction) --calibration \(options.calibration) --seed \(options.seed)` on the same database gives identical files.")
+        lines.append("Reproduce: `runus train --db DB --model gbdt --out DIR --train-fraction \(options.trainFraction) --validation-fraction \(options.validationFraction) --calibration \(options.calibration) --num-leaves \(options.gridLeaves.map(String.init).joined(separator: ",")) --min-data-in-leaf \(options.gridMinData.map(String.init).joined(separator: ",")) --learning-rate \(options.learningRate) --seed \(options.seed)` on the same database gives identical files.")
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import RunusCore
 import Storage
 import Learning
@@ -24,6 +25,9 @@ enum TrainCommand: Command {
         .value("validation-fraction", "V", default: "0.15", help: "gbdt: share of all examples, the latest before the test slice, for validation (0.05-0.4)."),
         .value("calibration", "M", default: "auto", help: "gbdt: auto, platt, isotonic or none (fitted on the validation slice)."),
         .value("seed", "S", default: "1", help: "Seed recorded in the artifact (gbdt: also the binning sample's)."),
+        .value("num-leaves", "LIST", default: "7,15,31", help: "gbdt: comma-separated num_leaves values tried (2-1024; record 0612)."),
+        .value("min-data-in-leaf", "LIST", default: "20,100", help: "gbdt: comma-separated min_data_in_leaf values tried (>= 1)."),
+        .value("learning-rate", "R", default: "0.05", help: "gbdt: shrinkage per tree (0.001-1)."),
         .value("labels", "SOURCE", default: "logged", help: "Labels: \(LabelSource.names) (record 0600)."),
     ])
 
@@ -42,7 +46,8 @@ enum TrainCommand: Command {
         let progress = ImportProgress(label: "history labels", output: output, interactive: ImportProgress.isTerminal(output))
         let (examples, runners, sources) = try TrainingPipeline.examples(store: store, labels: try LabelsCommand.labelSource(arguments),
                                                                          progress: progress)
-        output.err("training \(kind) on \(examples.count) labelled examples from \(runners) runners (BLAS kernel \(BLASThreads.kernel), 1 thread)\n")
+        output.err("training on \(examples.count) labelled examples from \(runners) runners (\(kind); BLAS kernel \(BLASThreads.kernel), 1 thread)
+")
         if kind == "gbdt" {
             var options = TrainingPipeline.BoostingOptions()
             options.trainFraction = trainFraction
@@ -52,6 +57,9 @@ enum TrainCommand: Command {
             }
             options.calibration = try arguments.require("calibration")
             options.seed = seed
+            options.gridLeaves = try intList(arguments, "num-leaves", 2...1024)
+            options.gridMinData = try intList(arguments, "min-data-in-leaf", 1...1_000_000)
+            options.learningRate = try arguments.double("learning-rate", in: 0.001...1)!
             let result = try TrainingPipeline.trainBoosting(examples: examples, runners: runners, sources: sources,
                                                             options: options, progress: { output.err($0) })
             try ModelFiles.write(bytes: result.artifact.encode(), card: ModelCard.markdown(result, options: options), to: out)
@@ -77,6 +85,15 @@ enum TrainCommand: Command {
         if let mae = t.maeTrue { line += ", mean |p - p_true| \(rounded(mae))" }
         if let calibration { line += "; calibration \(calibration)" }
         return line + "\n"
+    }
+
+    static func intList(_ arguments: ParsedArguments, _ name: String, _ range: ClosedRange<Int>) throws -> [Int] {
+        let text = try arguments.require(name)
+        let values = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !values.isEmpty, values.allSatisfy({ $0.map(range.contains) == true }) else {
+            throw UsageError("--\(name): '\(text.prefix(40))' is not a comma-separated list of whole numbers in \(range.lowerBound)...\(range.upperBound)")
+        }
+        return values.map { $0! }
     }
 
     static func rounded(_ x: Double) -> String { "\((x * 1000).rounded() / 1000)" }

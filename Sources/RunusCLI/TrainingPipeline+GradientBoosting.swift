@@ -19,6 +19,11 @@ extension TrainingPipeline {
         var seed = 1
         /// "auto" (lower cross-fitted validation log loss of the two), "platt", "isotonic" or "none".
         var calibration = "auto"
+        /// The grid (record 0612): num_leaves values (2...1024) and min_data_in_leaf values (>= 1).
+        var gridLeaves = TrainingPipeline.gridLeaves
+        var gridMinData = TrainingPipeline.gridMinData
+        /// Shrinkage per tree, in (0, 1].
+        var learningRate = 0.05
     }
 
     /// One candidate of the grid and how it did on the validation slice.
@@ -69,9 +74,10 @@ extension TrainingPipeline {
         progress("split: \(split.train.count) train, \(split.validation.count) validation, \(split.test.count) test rows\n")
         var grid: [GridPoint] = []
         var best: (model: GradientBoostingModel, configuration: GradientBoosting.Configuration)? = nil
-        for leaves in gridLeaves {
-            for minData in gridMinData {
+        for leaves in options.gridLeaves {
+            for minData in options.gridMinData {
                 var c = baseConfiguration(seed: options.seed)
+                c.learningRate = options.learningRate
                 c.numLeaves = leaves
                 c.minDataInLeaf = minData
                 let model = try GradientBoosting.fit(x: x, y: y, validation: (vx, vy), configuration: c)

@@ -72,6 +72,14 @@ struct GradientBoostingArtifactTests {
         #expect(throws: LearningError.invalidArtifact(field: "format_version", problem: "1: gradient_boosting artifacts start at format_version 2")) {
             try GradientBoostingArtifact.decode(Array(older.utf8))
         }
+        // Format 3 adds the calibration; a version-2 document may not carry one (record 0611).
+        let platt = CalibrationMap.platt(try Calibration.Platt.fit(scores: [-1, 0, 1, 2], labels: [0, 1, 0, 1]))
+        let calibrated = artifact.with(calibration: platt)
+        #expect(calibrated.formatVersion == 3 && artifact.formatVersion == 2)
+        let decoded = try GradientBoostingArtifact.decode(calibrated.encode())
+        #expect(decoded.calibration == platt && decoded.encode() == calibrated.encode())
+        let smuggled = String(decoding: calibrated.encode(), as: UTF8.self).replacing("\"format_version\": 3", with: "\"format_version\": 2")
+        #expect(throws: LearningError.self) { try GradientBoostingArtifact.decode(Array(smuggled.utf8)) }
         let broken = text.replacing("\"num_leaves\": 7", with: "\"num_leaves\": 9")
         #expect(throws: LearningError.self) { try GradientBoostingArtifact.decode(Array(broken.utf8)) }
         #expect(throws: LearningError.self) { try AnyModelArtifact.decode(Array("{\"model_type\": \"forest\"}".utf8)) }

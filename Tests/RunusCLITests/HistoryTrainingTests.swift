@@ -32,7 +32,7 @@ struct HistoryTrainingTests {
         let out = CapturedOutput()
         #expect(RunusCLI.run(arguments: ["train", "--db", db, "--out", dir.file("m"), "--labels", "history"], output: out) == .success,
                 "\(out.stderr)")
-        #expect(out.stderr.contains("training lr on \(history.examples.count) labelled examples"))
+        #expect(out.stderr.contains("training on \(history.examples.count) labelled examples"))
         let bad = CapturedOutput()
         #expect(RunusCLI.run(arguments: ["train", "--db", db, "--out", dir.file("n"), "--labels", "guess"], output: bad) == .usage)
 
