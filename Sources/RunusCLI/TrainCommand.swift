@@ -46,8 +46,7 @@ enum TrainCommand: Command {
         let progress = ImportProgress(label: "history labels", output: output, interactive: ImportProgress.isTerminal(output))
         let (examples, runners, sources) = try TrainingPipeline.examples(store: store, labels: try LabelsCommand.labelSource(arguments),
                                                                          progress: progress)
-        output.err("training on \(examples.count) labelled examples from \(runners) runners (\(kind); BLAS kernel \(BLASThreads.kernel), 1 thread)
-")
+        output.err("training on \(examples.count) labelled examples from \(runners) runners (\(kind); BLAS kernel \(BLASThreads.kernel), 1 thread)\n")
         if kind == "gbdt" {
             var options = TrainingPipeline.BoostingOptions()
             options.trainFraction = trainFraction
