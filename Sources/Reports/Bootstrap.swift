@@ -43,7 +43,11 @@ struct Bootstrap {
             if let clusters {
                 for c in 0..<clusterCount { clusterWeights[c] = 0 }
                 for _ in 0..<clusterCount { clusterWeights[Self.index(below: clusterCount, &rng)] += 1 }
-                for k in 0..<n { weights[k] = clusterWeights[Int(clusters[k])] }
+                clusters.withUnsafeBufferPointer { cl in
+                    clusterWeights.withUnsafeBufferPointer { cw in
+                        weights.withUnsafeMutableBufferPointer { w in for k in 0..<n { w[k] = cw[Int(cl[k])] } }
+                    }
+                }
             } else {
                 for k in 0..<n { weights[k] = 0 }
                 for _ in 0..<n { weights[Self.index(below: n, &rng)] += 1 }

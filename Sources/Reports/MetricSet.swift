@@ -40,6 +40,8 @@ struct PreparedScores {
     let order: [Int32]
     /// End (exclusive, in `order`) of each group of equal scores.
     let groupEnds: [Int32]
+    /// Labels in `order`'s order (sequential reads in the AUC pass).
+    let sortedLabels: [Double]
     let lossTerm: [Double], squaredError: [Double], probability: [Double]
     let bin: [UInt8]
     let bins: Int
@@ -61,6 +63,7 @@ struct PreparedScores {
         }
         self.order = order
         self.groupEnds = ends
+        self.sortedLabels = order.map { labels[Int($0)] }
         var loss = [Double](repeating: 0, count: p.count), sq = loss
         var bin = [UInt8](repeating: 0, count: p.count)
         for k in p.indices {
@@ -75,18 +78,36 @@ struct PreparedScores {
     }
 
     /// The measures with example k counted `weights[k]` times (all ones: the plain metrics).
+    /// Branch-free inner loops: a zero weight simply adds zero, and labels enter as 0/1 factors,
+    /// because a data-dependent branch per example mispredicts about half the time.
     func metrics(weights w: UnsafeBufferPointer<Double>) -> MetricSet {
         var total = 0.0, loss = 0.0, sq = 0.0
         var binCount = [Double](repeating: 0, count: bins), binLabel = binCount, binP = binCount
-        for k in 0..<labels.count where w[k] != 0 {
-            let wk = w[k]
-            total += wk
-            loss += wk * lossTerm[k]
-            sq += wk * squaredError[k]
-            let b = Int(bin[k])
-            binCount[b] += wk
-            binLabel[b] += wk * labels[k]
-            binP[b] += wk * probability[k]
+        labels.withUnsafeBufferPointer { y in
+            lossTerm.withUnsafeBufferPointer { l in
+                squaredError.withUnsafeBufferPointer { e in
+                    probability.withUnsafeBufferPointer { p in
+                        bin.withUnsafeBufferPointer { b in
+                            binCount.withUnsafeMutableBufferPointer { bc in
+                                binLabel.withUnsafeMutableBufferPointer { bl in
+                                    binP.withUnsafeMutableBufferPointer { bp in
+                                        for k in 0..<y.count {
+                                            let wk = w[k]
+                                            total += wk
+                                            loss += wk * l[k]
+                                            sq += wk * e[k]
+                                            let j = Int(b[k])
+                                            bc[j] += wk
+                                            bl[j] += wk * y[k]
+                                            bp[j] += wk * p[k]
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
         }
         precondition(total > 0, "no example has positive weight")
         var ece = 0.0
@@ -97,19 +118,32 @@ struct PreparedScores {
     /// Weighted Mann–Whitney AUC: Σ_groups w₊(g)·(w₋ below g + w₋(g)/2) / (W₊·W₋).
     func auc(weights w: UnsafeBufferPointer<Double>) -> Double? {
         var negativesBelow = 0.0, pairs = 0.0, positives = 0.0
-        var start = 0
         order.withUnsafeBufferPointer { order in
-            for endCode in groupEnds {
-                let end = Int(endCode)
-                var pos = 0.0, neg = 0.0
-                for i in start..<end {
-                    let k = Int(order[i])
-                    if labels[k] == 1 { pos += w[k] } else { neg += w[k] }
+            sortedLabels.withUnsafeBufferPointer { y in
+                if groupEnds.count == order.count {
+                    // No ties (the usual case for continuous scores): one example per group.
+                    for i in 0..<order.count {
+                        let wk = w[Int(order[i])], pos = wk * y[i], neg = wk - pos
+                        pairs += pos * (negativesBelow + neg / 2)
+                        negativesBelow += neg
+                        positives += pos
+                    }
+                    return
                 }
-                pairs += pos * (negativesBelow + neg / 2)
-                negativesBelow += neg
-                positives += pos
-                start = end
+                var start = 0
+                for endCode in groupEnds {
+                    let end = Int(endCode)
+                    var pos = 0.0, neg = 0.0
+                    for i in start..<end {
+                        let wk = w[Int(order[i])], p = wk * y[i]
+                        pos += p
+                        neg += wk - p
+                    }
+                    pairs += pos * (negativesBelow + neg / 2)
+                    negativesBelow += neg
+                    positives += pos
+                    start = end
+                }
             }
         }
         if positives == 0 || negativesBelow == 0 { return nil }
