@@ -168,8 +168,6 @@ bench-races: build $(DB)
 # Offline evaluation report (issue 9, records 0700-0707): GBDT (candidate) vs LR (reference) on
 # the default simulated database, held-out last 20% by time, as HTML, Markdown and JSON, and the
 # HTML rendered to PNG by headless Chromium (Debian's chromium, installed here when missing).
-# The GBDT comes from `runus train --model gbdt` when this build has it, else from the Learning
-# API through a test-hosted trainer (ReportGBDTWriter).
 REPORT_DIR ?= $(VAR)/report
 REPORT_DB ?= $(DB)
 REPORT_WIDTH ?= 1100
@@ -184,11 +182,7 @@ chromium:
 report: build $(REPORT_DB) chromium
 	@mkdir -p $(REPORT_DIR)
 	$(RELEASE_BIN) train --db $(REPORT_DB) --out $(REPORT_DIR)/lr
-	@if $(RELEASE_BIN) train --help | grep -q gbdt; then \
-	  $(RELEASE_BIN) train --db $(REPORT_DB) --model gbdt --out $(REPORT_DIR)/gbdt; \
-	else \
-	  RUNUS_REPORT_GBDT_DB=$(REPORT_DB) RUNUS_REPORT_GBDT_OUT=$(REPORT_DIR)/gbdt $(SWIFT) test --disable-xctest --filter ReportGBDTWriter >/dev/null; \
-	fi
+	$(RELEASE_BIN) train --db $(REPORT_DB) --model gbdt --out $(REPORT_DIR)/gbdt
 	@TIMEFORMAT='report wall time: %R s'; time $(RELEASE_BIN) report --model $(REPORT_DIR)/gbdt --vs $(REPORT_DIR)/lr --db $(REPORT_DB) --out $(REPORT_DIR)/report.html
 	$(RELEASE_BIN) report --model $(REPORT_DIR)/gbdt --vs $(REPORT_DIR)/lr --db $(REPORT_DB) --out $(REPORT_DIR)/report.md
 	$(RELEASE_BIN) report --model $(REPORT_DIR)/gbdt --vs $(REPORT_DIR)/lr --db $(REPORT_DB) --out $(REPORT_DIR)/report.json
@@ -201,17 +195,15 @@ report-png: chromium
 	  --window-size=$(REPORT_WIDTH),$(REPORT_HEIGHT) file://$(abspath $(REPORT_HTML)) 2>/dev/null
 	@echo "wrote $(REPORT_HTML:.html=.png)"
 
-# The same on the real runners (../shared/datasets/runners): needs `runus import --dataset` and
-# history labels in training and in reports (`--labels history`), which are not in this build yet.
-REPORT_REAL_DB ?= $(REPORT_DIR)/real.sqlite
+# The same on the real runners (../shared/datasets/runners, history labels, record 0600): the
+# import and the two models of `make model-table` (trained here when absent; delete
+# $(REAL_TABLE_DIR) to retrain). The report stays in var/ (never committed: real data).
 report-real: build chromium
-	@$(RELEASE_BIN) import --help >/dev/null 2>&1 && $(RELEASE_BIN) report --help | grep -q -- --labels || { \
-	  echo "report-real needs 'runus import --dataset' and 'runus report --labels history' (see the reports helper's notes)"; exit 1; }
+	@test -f $(IMPORT_DB) || $(MAKE) import-real
 	@mkdir -p $(REPORT_DIR)
-	test -f $(REPORT_REAL_DB) || $(RELEASE_BIN) import --db $(REPORT_REAL_DB) --dataset $(RUNUS_DATASETS)/runners
-	$(RELEASE_BIN) train --db $(REPORT_REAL_DB) --labels history --out $(REPORT_DIR)/real-lr
-	$(RELEASE_BIN) train --db $(REPORT_REAL_DB) --labels history --model gbdt --out $(REPORT_DIR)/real-gbdt
-	$(RELEASE_BIN) report --model $(REPORT_DIR)/real-gbdt --vs $(REPORT_DIR)/real-lr --db $(REPORT_REAL_DB) --labels history --out $(REPORT_DIR)/real.html
+	test -f $(REAL_TABLE_DIR)/lr/model.json || $(RELEASE_BIN) train --db $(IMPORT_DB) --labels history --model lr --out $(REAL_TABLE_DIR)/lr
+	test -f $(REAL_TABLE_DIR)/gbdt/model.json || $(RELEASE_BIN) train --db $(IMPORT_DB) --labels history --model gbdt --out $(REAL_TABLE_DIR)/gbdt
+	@TIMEFORMAT='report wall time: %R s'; time $(RELEASE_BIN) report --model $(REAL_TABLE_DIR)/gbdt --vs $(REAL_TABLE_DIR)/lr --db $(IMPORT_DB) --labels history --out $(REPORT_DIR)/real.html
 	$(MAKE) report-png REPORT_HTML=$(REPORT_DIR)/real.html
 
 # Report build time for BENCH_REPORT_ROWS (default 100,000) evaluated examples, release build,

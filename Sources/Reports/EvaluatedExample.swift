@@ -58,7 +58,9 @@ public struct EvaluatedExample: Sendable, Equatable {
 public struct EvaluatedModel: Sendable {
     public enum Parameters: Sendable {
         case logisticRegression(LogisticRegressionModel)
-        case gradientBoosting(GradientBoostingModel)
+        /// The trees and, when the artifact has one, the calibration that maps their raw score
+        /// (log-odds) to the probability the daemon serves (record 0611).
+        case gradientBoosting(GradientBoostingModel, calibration: CalibrationMap? = nil)
     }
 
     /// Short name shown in legends and tables, e.g. "GBDT".
@@ -84,7 +86,9 @@ public struct EvaluatedModel: Sendable {
     public func probabilities(_ x: Matrix) -> [Double] {
         switch parameters {
         case .logisticRegression(let m): return m.probabilities(x: x)
-        case .gradientBoosting(let m): return m.probabilities(x: x)
+        case .gradientBoosting(let m, let calibration):
+            guard let calibration else { return m.probabilities(x: x) }
+            return m.rawScores(x: x).map { calibration.probability(score: $0) }
         }
     }
 }

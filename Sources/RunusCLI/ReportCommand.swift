@@ -9,7 +9,7 @@ import Storage
 enum ReportCommand: Command {
     static let name = "report"
     static let abstract = "Offline evaluation report of a model (or two, with --vs): HTML, Markdown or JSON."
-    static let usage = "--model DIR [--vs DIR] --db PATH [--from DATE --to DATE] --out FILE [--format html|md|json]"
+    static let usage = "--model DIR [--vs DIR] --db PATH [--from DATE --to DATE] [--labels logged|history|both] --out FILE [--format html|md|json]"
     static let discussion = """
     Evaluates on the database's labelled examples (tried missions, features as of the offer):
     those offered between --from and --to (local days, inclusive), by default the last 20% by
@@ -29,6 +29,7 @@ enum ReportCommand: Command {
         .value("seed", "S", default: "700", help: "Seed of the bootstrap and the permutations."),
         .value("resamples", "B", default: "1000", help: "Bootstrap resamples of the headline metrics (100-100000)."),
         .value("resample", "UNIT", default: "runner", help: "Bootstrap unit: runner (cluster) or example."),
+        .value("labels", "SOURCE", default: "logged", help: "Labels: \(LabelSource.names) (record 0600), as in runus train."),
     ])
 
     enum Format: String { case html, md, json }
@@ -56,7 +57,8 @@ enum ReportCommand: Command {
         BLASThreads.useOne()   // reproducible LR scores (record 0006)
         let dbPath = try arguments.require("db")
         let store = try SQLiteStore(path: dbPath)
-        let input = try ReportData.load(store: store, from: from, to: to, models: models.map(\.model))
+        let input = try ReportData.load(store: store, from: from, to: to, labels: try LabelsCommand.labelSource(arguments),
+                                        models: models.map(\.model))
         let report = try ReportBuilder.build(
             examples: input.examples, recommended: input.recommended, models: models.map(\.model), features: input.features,
             data: .init(examples: input.examples.count, completed: input.examples.filter { $0.label == 1 }.count,

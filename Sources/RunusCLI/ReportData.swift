@@ -21,9 +21,9 @@ struct ReportData {
     /// Share of the examples, by time, that trains (the rest is the default period), as in `runus train`.
     static let trainFraction = 0.8
 
-    static func load(store: SQLiteStore, from: CivilDate?, to: CivilDate?,
+    static func load(store: SQLiteStore, from: CivilDate?, to: CivilDate?, labels: LabelSource = .logged,
                      models: [EvaluatedModel]) throws -> ReportData {
-        let all = try TrainingPipeline.examples(store: store).examples
+        let all = try TrainingPipeline.examples(store: store, labels: labels).examples
         guard !all.isEmpty else { throw CLIError("the database has no labelled examples (tried missions)") }
         // Local day of each offer from its assignment; the runner's fixed offset for examples without one.
         var dayOf: [String: CivilDate] = [:]

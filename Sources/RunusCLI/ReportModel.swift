@@ -3,12 +3,10 @@ import Features
 import Learning
 import Reports
 
-/// A model directory read for `runus report`: `model.json` of either kind (logistic regression,
-/// format 1, or gradient boosting, format 2), checked against this build's feature schema.
-///
-/// Interim: the daemon's scorer (`Engine/MissionScorer.swift`) reads only logistic regressions
-/// today and a GBDT scorer is being added in parallel; this small loader lets reports read both
-/// kinds now. The integrator can replace it with the shared loader when that lands.
+/// A model directory read for `runus report` through the shared loader (`ModelFiles.load`), as
+/// the parameters the report needs (LR coefficients, GBDT trees with their stored calibration, so
+/// the report's probabilities are the ones the daemon serves), checked against this build's
+/// feature schema.
 struct ReportModel {
     let directory: String
     let model: EvaluatedModel
@@ -23,9 +21,7 @@ struct ReportModel {
 
     static func load(directory: String, schema: FeatureSchema = MissionFeatures.schema) throws -> ReportModel {
         let path = directory + "/" + ModelFiles.artifactName
-        guard let data = FileManager.default.contents(atPath: path) else { throw CLIError("no model artifact at \(path)") }
-        let artifact: AnyModelArtifact
-        do { artifact = try AnyModelArtifact.decode(Array(data)) } catch { throw CLIError("\(path): \(error)") }
+        let artifact = try ModelFiles.load(from: directory).artifact
         let version: String, names: [String], hash: String, parameters: EvaluatedModel.Parameters
         switch artifact {
         case .logisticRegression(let a):
@@ -33,7 +29,7 @@ struct ReportModel {
             parameters = .logisticRegression(a.makeModel())
         case .gradientBoosting(let a):
             (version, names, hash) = (a.modelVersion, a.featureNames, a.featureSchemaHash)
-            parameters = .gradientBoosting(a.model)
+            parameters = .gradientBoosting(a.model, calibration: a.calibration)
         }
         guard hash == schema.hash, names == schema.names else {
             throw CLIError("\(path): feature schema \(hash) (\(names.count) features) does not match this build's schema "

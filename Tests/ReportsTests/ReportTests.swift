@@ -185,3 +185,25 @@ struct ReportContentTests {
         #expect(ticks.count == expected.count && zip(ticks, expected).allSatisfy { abs($0 - $1) < 1e-12 }, "\(ticks)")
     }
 }
+
+@Suite("evaluated models")
+struct EvaluatedModelTests {
+    @Test("a GBDT with a stored calibration is evaluated on the calibrated probabilities the daemon serves")
+    func calibratedTrees() throws {
+        let fixture = try ReportFixture()
+        guard case .gradientBoosting(let trees, _) = fixture.gbdt.parameters else {
+            Issue.record("the fixture's GBDT is not a gradient-boosting model"); return
+        }
+        let raw = trees.rawScores(x: fixture.features)
+        let labels = fixture.examples.map(\.label)
+        // A Platt map fitted on a shifted score, so that it differs from the plain sigmoid.
+        let platt = try Calibration.Platt.fit(scores: raw.map { 0.5 * $0 - 1 }, labels: labels)
+        let calibrated = EvaluatedModel(name: "GBDT", version: "c", featureNames: fixture.gbdt.featureNames,
+                                        parameters: .gradientBoosting(trees, calibration: .platt(platt)))
+        let p = calibrated.probabilities(fixture.features)
+        let plain = fixture.gbdt.probabilities(fixture.features)
+        #expect(p.count == raw.count)
+        #expect(zip(p, raw).allSatisfy { $0 == platt.probability(score: $1) })
+        #expect(zip(p, plain).contains { $0 != $1 }, "calibration changed nothing")
+    }
+}

@@ -8,8 +8,8 @@ import Storage
 
 /// A gradient-boosted mission model trained with the Learning API on a database's examples, the
 /// same time split as `runus train` (first 80% by time; its last eighth validates for early
-/// stopping). Reports need a GBDT next to the LR; until `runus train --model gbdt` is in main
-/// this is how tests and `make report` get one.
+/// stopping), without `train --model gbdt`'s tuning grid and calibration: a quick fixture for the
+/// report tests, which need a GBDT next to the LR.
 enum ReportGBDT {
     static func configuration(seed: UInt64) -> GradientBoosting.Configuration {
         var c = GradientBoosting.Configuration()
@@ -42,19 +42,5 @@ enum ReportGBDT {
                                                     fingerprint: fingerprint, seed: seed, configuration: configuration(seed: seed))
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         try Data(artifact.encode()).write(to: URL(fileURLWithPath: out + "/model.json"))
-    }
-}
-
-/// `make report` calls this to write a GBDT model directory when `runus train --model gbdt` is not
-/// available: RUNUS_REPORT_GBDT_DB=PATH RUNUS_REPORT_GBDT_OUT=DIR swift test --filter ReportGBDTWriter.
-@Suite("report GBDT writer (make report only)")
-struct ReportGBDTWriter {
-    static let db = ProcessInfo.processInfo.environment["RUNUS_REPORT_GBDT_DB"]
-    static let out = ProcessInfo.processInfo.environment["RUNUS_REPORT_GBDT_OUT"]
-
-    // Runs only when make report sets both variables: it writes files outside the test's own directory.
-    @Test("writes a GBDT model directory for make report", .enabled(if: db != nil && out != nil))
-    func write() throws {
-        try ReportGBDT.train(db: Self.db!, out: Self.out!)
     }
 }
