@@ -54,6 +54,6 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
         .testTarget(name: "ServerTests", dependencies: ["Server"]),
         .testTarget(name: "RunusCLITests", dependencies: ["RunusCLI"]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports"], exclude: ["Golden"]),
     ]
 )

@@ -141,10 +141,23 @@ struct ModelsRegistryTests {
         #expect(Baselines.riegelMargin(.distance(minDistance: 12_000), history: [], asOf: t0) == 0)
     }
 
-    @Test("simulate → train gbdt → promote → model.reload on a running daemon serves the new model")
+    @Test("simulate → import → train gbdt → promote → model.reload on a running daemon serves the new model, to imported runners too")
     func promoteAndReload() throws {
-        let (dir, db) = try database()
+        let (dir, shared) = try database()
         let root = dir.file("registry")
+        // A copy of the simulated runners, plus one runner imported from GPX files.
+        let db = dir.file("loop.sqlite")
+        try? FileManager.default.removeItem(atPath: db)
+        try FileManager.default.copyItem(atPath: shared, toPath: db)
+        for (i, km) in [5.0, 6.5, 8.0].enumerated() {
+            let track = ImportTestFiles.track(seed: UInt64(40 + i), distance: km * 1000, pace: 320,
+                                              start: 1_799_500_000 + Double(i) * 2 * 86_400)
+            try ImportTestFiles.write(ImportTestFiles.gpx(track, type: "running"), to: dir.file("loop-in/run-\(i).gpx"))
+        }
+        let imported = CapturedOutput()
+        #expect(RunusCLI.run(arguments: ["import", "--db", db, "--runner", "newcomer", "--time-zone", "Europe/Paris",
+                                         dir.file("loop-in")], output: imported) == .success, "\(imported.stderr)")
+        #expect(imported.stdout.contains("imported 3 runs"), "\(imported.stdout)")
         _ = try train(db, "lr", to: root + "/default")
         let store = try SQLiteStore(path: db)
         let reloader = ModelReloader(source: .registry(root), store: store, clock: FixedClock(1_800_000_000),
@@ -172,6 +185,10 @@ struct ModelsRegistryTests {
         #expect(info?["calibration"] != "none")
         let today = try client.call(["op": "missions.today", "user": "runner-0001", "date": "2026-12-01"])
         #expect(today["result"]?["model_version"] == .string(version), "\(JSONWriter.string(today))")
+        // The imported runner gets missions from the promoted model, sized from the imported runs.
+        let newcomer = try client.call(["op": "missions.today", "user": "newcomer", "date": "2027-01-10"])
+        #expect(newcomer["result"]?["model_version"] == .string(version), "\(JSONWriter.string(newcomer))")
+        #expect(newcomer["result"]?["missions"]?.arrayValue?.isEmpty == false, "\(JSONWriter.string(newcomer))")
 
         #expect(RunusCLI.run(arguments: ["models", "rollback", "--models", root], output: CapturedOutput()) == .success)
         #expect(try client.call(["op": "model.reload"])["result"]?["previous_model_version"] == .string(version))
