@@ -35,7 +35,7 @@ enum ServeCommand: Command {
         .value("max-connections", "N", default: "4096", help: "Open connections above which new ones are refused (1-1000000)."),
         .value("idle-timeout", "SECONDS", default: "300", help: "Close connections silent this long (0.01-86400)."),
         .value("max-in-flight", "N", default: "64", help: "Requests per connection read but not answered (1-100000)."),
-        .value("offload", "OPS", default: "runs.ingest,model.reload", help: "Comma-separated operations run on the worker pool."),
+        .value("offload", "OPS", default: "runs.ingest,runs.get,model.reload", help: "Comma-separated operations run on the worker pool."),
     ])
 
     static let loopbackHosts: Set<String> = ["127.0.0.1", "localhost", "::1"]
