@@ -105,7 +105,10 @@ public enum ReportHTML {
     static func policy(_ r: EvaluationReport) -> String {
         let e = HTMLText.escape
         let p = r.policy
-        var h = "<section id=\"policy\">\n<h2>Mission policy</h2>\n<p>\(e(ReportText.policyIntro(p)))</p>\n<div class=\"grid\">\n"
+        var h = "<section id=\"policy\">\n<h2>Mission policy</h2>\n<p>\(e(ReportText.policyIntro(p)))</p>\n"
+        // Nothing recommended (history-derived labels): the sentence says so; no empty chart or tables.
+        if p.offers == 0 { return h + "</section>\n" }
+        h += "<div class=\"grid\">\n"
         h += figure(ReportCharts.policy(r), "Diamonds: mean predicted completion; circles: realised completion. The shaded strip is the target band.")
         h += "<div>\n<table>\n<thead><tr><th>model</th><th>predicted p</th><th>offers</th><th>share</th><th>tried</th><th>predicted (tried)</th><th>realised [95% Wilson]</th></tr></thead>\n<tbody>\n"
         for v in p.models {

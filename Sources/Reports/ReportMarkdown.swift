@@ -46,21 +46,7 @@ public enum ReportMarkdown {
         lines.append("")
         lines.append(ReportText.policyIntro(p))
         lines.append("")
-        lines.append("| model | group by predicted p | offers | share | tried | predicted (tried) | realised (95% Wilson) |")
-        lines.append("|---|---|---:|---:|---:|---:|---:|")
-        for v in p.models {
-            for g in [v.overall] + v.bands {
-                lines.append("| \(v.model) | \(ReportText.bandName(g.name, p.targetBand)) | \(ReportFormat.integer(g.offers)) | \(ReportFormat.percent(g.share)) | "
-                             + "\(ReportFormat.integer(g.tried)) | \(g.meanPredicted.map { ReportFormat.number($0) } ?? "n/a") | \(ReportText.realised(g)) |")
-            }
-        }
-        lines.append("")
-        lines.append("| kind | offers | share | tried | realised (95% Wilson) |")
-        lines.append("|---|---:|---:|---:|---:|")
-        for g in p.kinds {
-            lines.append("| \(g.name) | \(ReportFormat.integer(g.offers)) | \(ReportFormat.percent(g.share)) | \(ReportFormat.integer(g.tried)) | \(ReportText.realised(g)) |")
-        }
-        lines += ["", ReportText.varietyLine(p.variety), ""]
+        if p.offers > 0 { ReportText.policyTables(p, into: &lines) }
 
         lines.append("## Feature importance")
         for m in r.models {
@@ -165,5 +151,24 @@ enum ReportText {
     static func footer(_ r: EvaluationReport) -> String {
         "Built by `runus report`: report format \(ReportJSON.formatVersion), seed \(r.configuration.seed). "
             + "Definitions: docs/decisions/0700–0706 and 0303."
+    }
+
+    /// The policy's tables by predicted band and by kind, and the variety line.
+    static func policyTables(_ p: PolicySummary, into lines: inout [String]) {
+        lines.append("| model | group by predicted p | offers | share | tried | predicted (tried) | realised (95% Wilson) |")
+        lines.append("|---|---|---:|---:|---:|---:|---:|")
+        for v in p.models {
+            for g in [v.overall] + v.bands {
+                lines.append("| \(v.model) | \(ReportText.bandName(g.name, p.targetBand)) | \(ReportFormat.integer(g.offers)) | \(ReportFormat.percent(g.share)) | "
+                             + "\(ReportFormat.integer(g.tried)) | \(g.meanPredicted.map { ReportFormat.number($0) } ?? "n/a") | \(ReportText.realised(g)) |")
+            }
+        }
+        lines.append("")
+        lines.append("| kind | offers | share | tried | realised (95% Wilson) |")
+        lines.append("|---|---:|---:|---:|---:|")
+        for g in p.kinds {
+            lines.append("| \(g.name) | \(ReportFormat.integer(g.offers)) | \(ReportFormat.percent(g.share)) | \(ReportFormat.integer(g.tried)) | \(ReportText.realised(g)) |")
+        }
+        lines += ["", ReportText.varietyLine(p.variety), ""]
     }
 }

@@ -68,7 +68,14 @@ struct ReportRenderTests {
         #expect(problems.isEmpty, "\(problems.prefix(5))")
         for id in ReportHTML.sectionIDs { #expect(html.contains("<section id=\"\(id)\">"), "missing section \(id)") }
         let svgCount = html.components(separatedBy: "<svg ").count - 1
-        #expect(svgCount == 5 + models * 2)   // ROC, PR, reliability, slices, policy + per model histogram and importance
+        // ROC, PR, reliability, slices, the policy chart when missions were recommended, and per
+        // model a histogram and an importance chart.
+        let offered = report.policy.offers > 0
+        #expect(svgCount == 4 + (offered ? 1 : 0) + models * 2)
+        let policy = try #require(html.components(separatedBy: "<section id=\"policy\">").last?.components(separatedBy: "</section>").first)
+        #expect(policy.contains("<svg ") == offered && policy.contains("<table>") == offered,
+                "the policy section shows its chart and tables exactly when missions were recommended")
+        #expect(policy.contains("No recommendations were logged") == !offered)
         for label in ["False-positive rate", "Recall", "Observed completion rate", "Predicted completion probability",
                       "Increase in log loss when shuffled (nats)", "ROC AUC", "Log loss (nats)", "Brier score", "ECE (10 bins)"] {
             #expect(html.contains(label), "missing label \(label)")
