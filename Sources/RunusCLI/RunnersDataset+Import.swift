@@ -16,17 +16,8 @@ extension RunnersDataset {
 
     /// The import items of the folder at `folder`, in `activities.csv` order.
     static func importPlan(folder: String) throws -> ImportPlan {
-        let path = folder + "/activities.csv"
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CLIError("cannot read \(path): not a runners dataset folder (runners.csv, activities.csv, tracks/)")
-        }
-        var lines = data.split(separator: 0x0A, omittingEmptySubsequences: true)
-        guard !lines.isEmpty else { throw CLIError("\(path) is empty, expected a header line") }
-        let header = CSV.fields(lines.removeFirst())
-        func column(_ name: String) throws -> Int {
-            guard let i = header.firstIndex(of: name) else { throw CLIError("\(path): no column '\(name)' in the header") }
-            return i
-        }
+        let file = try ActivitiesFile(folder: folder, whenMissing: "not a runners dataset folder: runners.csv, activities.csv, tracks/")
+        let (header, lines, column) = (file.header, file.lines, file.column)
         let cRunner = try column("runner"), cID = try column("activity_id"), cSport = try column("sport")
         let cStart = try column("start_utc"), cOffset = try column("utc_offset_s"), cDistance = try column("distance_m")
         let cMoving = try column("moving_time_s"), cElapsed = try column("elapsed_time_s")

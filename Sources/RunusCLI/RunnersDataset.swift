@@ -17,17 +17,8 @@ enum RunnersDataset {
 
     /// Runs with a summary distance and moving time, per runner.
     static func runEfforts(folder: String) throws -> [String: [Effort]] {
-        let path = folder + "/activities.csv"
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CLIError("cannot read \(path) (pass --dataset DIR or set RUNUS_DATASETS)")
-        }
-        var lines = data.split(separator: 0x0A, omittingEmptySubsequences: true)
-        guard !lines.isEmpty else { throw CLIError("\(path) is empty") }
-        let header = CSV.fields(lines.removeFirst())
-        func column(_ name: String) throws -> Int {
-            guard let i = header.firstIndex(of: name) else { throw CLIError("\(path): no column '\(name)' in the header") }
-            return i
-        }
+        let file = try ActivitiesFile(folder: folder, whenMissing: "pass --dataset DIR or set RUNUS_DATASETS")
+        let (path, header, lines, column) = (file.path, file.header, file.lines, file.column)
         let (cRunner, cSport, cStart, cDistance, cMoving) = (try column("runner"), try column("sport"), try column("start_utc"),
                                                             try column("distance_m"), try column("moving_time_s"))
         var out: [String: [Effort]] = [:]
@@ -40,6 +31,31 @@ enum RunnersDataset {
             out[f[cRunner], default: []].append(Effort(time: start.timeIntervalSince1970, distance: d, duration: t))
         }
         return out
+    }
+}
+
+/// `activities.csv` of a runners folder: its header and its data lines (bytes, LF-separated).
+struct ActivitiesFile {
+    let path: String
+    let header: [String]
+    let lines: [Data]
+
+    /// Reads `folder/activities.csv`; `whenMissing` says what to do when it cannot be read.
+    init(folder: String, whenMissing: String) throws {
+        path = folder + "/activities.csv"
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CLIError("cannot read \(path) (\(whenMissing))")
+        }
+        var lines = data.split(separator: 0x0A, omittingEmptySubsequences: true)
+        guard !lines.isEmpty else { throw CLIError("\(path) is empty, expected a header line") }
+        header = CSV.fields(lines.removeFirst())
+        self.lines = lines
+    }
+
+    /// The index of the column called `name`; throws naming the file when the header lacks it.
+    func column(_ name: String) throws -> Int {
+        guard let i = header.firstIndex(of: name) else { throw CLIError("\(path): no column '\(name)' in the header") }
+        return i
     }
 }
 
