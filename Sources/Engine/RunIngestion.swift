@@ -122,11 +122,10 @@ public final class RunIngestion: Sendable {
         return out
     }
 
-    /// The runner's runs of the 365 days before `run` (stored runs only; the run itself and later
-    /// ones are excluded by the evaluator), each with the runner's offset at its start.
+    /// The runner's runs of the 365 days before `run`, each with the runner's offset at its start.
     func missionContext(of user: UserProfile, before run: RunRecord) throws -> MissionContext {
+        // `runs(from:to:)` is [from, to): the run itself and any run starting with it are left out.
         let prior = try store.runs(user: user.id, from: run.startTime - 365 * 86_400, to: run.startTime)
-            .filter { $0.id != run.id && $0.startTime < run.startTime }
             .map { PriorRun(start: $0.startTime, utcOffset: user.utcOffset(at: $0.startTime, resolver: resolver), distance: $0.distance) }
         return MissionContext(priorRuns: prior, utcOffset: user.utcOffset(at: run.startTime, resolver: resolver))
     }
