@@ -20,8 +20,9 @@ public struct GradientBoostingScorer: MissionScorer {
         self.artifact = artifact
     }
 
+    /// The candidates are scored as one batch (tree by tree through all rows, docs/decisions/0306).
     public func probabilities(_ rows: [[Double]]) -> [Double] {
-        rows.map { artifact.probability(row: $0) }
+        artifact.probabilities(rows: rows)
     }
 }
 

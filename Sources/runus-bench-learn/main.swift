@@ -4,6 +4,7 @@
 //
 //   runus-bench-learn gbdt --data DIR/synth_1m.json [--rounds 200] [--leaves 31] [--serial]
 //                          [--save-lightgbm PATH] [--latency-calls 2000]
+//   runus-bench-learn score --data DIR/synth_1m.json --model MODEL.txt [--latency-calls 2000]
 //   runus-bench-learn lr   --data DIR/synth_1m.json
 import Foundation
 import Learning
@@ -16,6 +17,7 @@ struct Options {
     var parallel = true
     var saveLightGBM: String?
     var latencyCalls = 2_000
+    var model: String?
 }
 
 func parseOptions() -> Options {
@@ -30,6 +32,7 @@ func parseOptions() -> Options {
         case "--leaves": o.leaves = Int(args.popFirst() ?? "") ?? 0
         case "--serial": o.parallel = false
         case "--save-lightgbm": o.saveLightGBM = args.popFirst()
+        case "--model": o.model = args.popFirst()
         case "--latency-calls": o.latencyCalls = Int(args.popFirst() ?? "") ?? 0
         default: usage()
         }
@@ -39,7 +42,7 @@ func parseOptions() -> Options {
 }
 
 func usage() -> Never {
-    FileHandle.standardError.write("usage: runus-bench-learn gbdt|lr --data HEADER.json [--rounds N] [--leaves N] [--serial] [--save-lightgbm PATH] [--latency-calls N]\n".data(using: .utf8)!)
+    FileHandle.standardError.write("usage: runus-bench-learn gbdt|score|lr --data HEADER.json [--model LIGHTGBM.txt] [--rounds N] [--leaves N] [--serial] [--save-lightgbm PATH] [--latency-calls N]\n".data(using: .utf8)!)
     exit(2)
 }
 
@@ -106,43 +109,22 @@ case "gbdt":
     let p = model.probabilities(test)
     let auc = try Metrics.rocAUC(labels: yTest, scores: p)
     let loss = try Metrics.logLoss(labels: yTest, probabilities: p)
-    // Scoring latency: 50 candidate rows (consecutive test rows, as Double), one thread.
-    let width = dataset.cols - 1
-    let candidates = 50
-    var block = [Double](repeating: 0, count: candidates * width)
-    var out = [Double](repeating: 0, count: candidates)
-    var latencies: [Double] = []
-    latencies.reserveCapacity(options.latencyCalls)
-    var checksum = 0.0
-    for call in -200..<options.latencyCalls {
-        let first = (max(call, 0) * candidates) % (test.rowCount - candidates)
-        for i in 0..<candidates { for j in 0..<width { block[i * width + j] = test.value(row: first + i, feature: j) } }
-        let s = DispatchTime.now().uptimeNanoseconds
-        block.withUnsafeBufferPointer { b in
-            out.withUnsafeMutableBufferPointer { o in
-                model.predictor.rawScores(rows: b.baseAddress!, count: candidates, stride: width, into: o.baseAddress!)
-            }
-        }
-        let e = DispatchTime.now().uptimeNanoseconds
-        checksum += out[0]
-        if call >= 0 { latencies.append(Double(e - s) / 1e3) }
-    }
-    var single: [Double] = []
-    for call in 0..<options.latencyCalls {
-        let row = (0..<width).map { test.value(row: call % test.rowCount, feature: $0) }
-        let s = DispatchTime.now().uptimeNanoseconds
-        checksum += model.rawScore(row: row)
-        single.append(Double(DispatchTime.now().uptimeNanoseconds - s) / 1e3)
-    }
+    let latency = scoringLatency(model, test: test, calls: options.latencyCalls)
     if let path = options.saveLightGBM {
         try LightGBMModelText.write(model, featureNames: dataset.featureNames).write(toFile: path, atomically: true, encoding: .utf8)
     }
     let leaves = model.trees.map(\.leafCount).reduce(0, +)
     emit(["peer": "runus_gbdt", "rows": dataset.rows, "fit_s": fitSeconds, "fit_cpu_s": fitCPU, "load_s": loadSeconds,
           "auc": auc, "logloss": loss, "trees": model.trees.count, "leaves": leaves,
-          "score50_median_us": percentile(latencies, 0.5), "score50_p99_us": percentile(latencies, 0.99),
-          "score1_median_us": percentile(single, 0.5), "score1_p99_us": percentile(single, 0.99),
-          "parallel": options.parallel, "checksum": checksum])
+          "parallel": options.parallel].merging(latency) { a, _ in a })
+case "score":
+    // Scoring latency only, on a model saved by `gbdt --save-lightgbm` (LightGBM text format).
+    guard let path = options.model else { usage() }
+    let model = try LightGBMModelText.read(String(contentsOfFile: path, encoding: .utf8))
+    let p = model.probabilities(test)
+    emit(["peer": "runus_score", "rows": dataset.rows, "fit_s": 0.0, "load_s": loadSeconds, "trees": model.trees.count,
+          "auc": try Metrics.rocAUC(labels: yTest, scores: p), "logloss": try Metrics.logLoss(labels: yTest, probabilities: p)]
+         .merging(scoringLatency(model, test: test, calls: options.latencyCalls)) { a, _ in a })
 case "lr":
     var x = Matrix(rows: train.rowCount, cols: train.featureCount)
     x.withUnsafeMutableBufferPointer { xs in

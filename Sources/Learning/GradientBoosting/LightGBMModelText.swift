@@ -160,7 +160,16 @@ public enum LightGBMModelText {
         for (k, c) in (left + right).enumerated() where c >= m || c < -leaves {
             throw bad("\(place).children[\(k)]", "child \(c) outside -\(leaves)...\(m - 1)")
         }
-        return DecisionTree(leafCount: leaves, splitFeature: try ints("split_feature", m), threshold: try doubles("threshold", m),
+        // Every node but the root, and every leaf, must be some node's child exactly once (no cycles).
+        var referenced = [Int](repeating: 0, count: m + leaves)
+        for c in left + right { referenced[c >= 0 ? c : m + ~c] += 1 }
+        if let k = referenced.indices.first(where: { referenced[$0] != ($0 == 0 ? 0 : 1) }) {
+            throw bad("\(place).children", "\(k < m ? "node \(k)" : "leaf \(k - m)") is referenced \(referenced[k]) times, expected a tree")
+        }
+        let thresholds = try doubles("threshold", m), features = try ints("split_feature", m)
+        if let k = thresholds.firstIndex(where: \.isNaN) { throw bad("\(place).threshold[\(k)]", "NaN, expected a number") }
+        if let k = features.firstIndex(where: { $0 < 0 }) { throw bad("\(place).split_feature[\(k)]", "\(features[k]), expected >= 0") }
+        return DecisionTree(leafCount: leaves, splitFeature: features, threshold: thresholds,
                             decisionType: decision.map { UInt8($0) }, leftChild: left, rightChild: right,
                             splitGain: try doubles("split_gain", m, optional: true),
                             internalValue: try doubles("internal_value", m, optional: true),
