@@ -132,6 +132,9 @@ missions-table: deps
 PEERS_SCRIPT ?= ../shared/bench/peers.py
 BENCH_LEARN_ROWS ?= 1000000
 BENCH_LEARN_NAME ?= synth_1m
+# Parts: gbdt (training), lr, score (LightGBM scoring our saved model; score alone re-scores the
+# model the last gbdt part saved), e.g. BENCH_LEARN_ONLY=lr,score.
+BENCH_LEARN_ONLY ?= gbdt,lr,score
 BENCH_LEARN_DIR ?= $(VAR)/bench-learn
 BENCH_LEARN_VENV := scripts/.venv
 .PHONY: bench-learn
@@ -144,7 +147,8 @@ bench-learn: deps
 	@test -f $(BENCH_LEARN_DIR)/$(BENCH_LEARN_NAME).json \
 	  || $(BENCH_LEARN_VENV)/bin/python $(PEERS_SCRIPT) gen --rows $(BENCH_LEARN_ROWS) --name $(BENCH_LEARN_NAME) --data-dir $(BENCH_LEARN_DIR)
 	$(BENCH_LEARN_VENV)/bin/python scripts/bench_learn.py --data $(BENCH_LEARN_DIR)/$(BENCH_LEARN_NAME).json \
-	  --peers-script $(PEERS_SCRIPT) --ours .build/release/runus-bench-learn --out $(BENCH_LEARN_DIR)/$(BENCH_LEARN_NAME)-results.json
+	  --peers-script $(PEERS_SCRIPT) --ours .build/release/runus-bench-learn --only $(BENCH_LEARN_ONLY) \
+	  --out $(BENCH_LEARN_DIR)/$(BENCH_LEARN_NAME)-results.json
 
 # Activity segmentation scored on the labelled real data, held out by person (docs/decisions/0145).
 # Reads $(DATASETS) (default: $RUNUS_DATASETS or ../shared/datasets); writes nothing.

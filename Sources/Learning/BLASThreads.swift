@@ -13,6 +13,13 @@ public enum BLASThreads {
         openblas_set_num_threads(1)
     }
 
+    /// Makes later BLAS calls use `count` threads (>= 1). Only for measurements that compare
+    /// with a peer given the same threads (`make bench-learn`); `train` and `serve` use one.
+    public static func use(_ count: Int) {
+        precondition(count >= 1 && count <= 1_024, "BLAS thread count \(count) outside 1...1024")
+        openblas_set_num_threads(Int32(count))
+    }
+
     /// OpenBLAS's current thread count.
     public static var count: Int { Int(openblas_get_num_threads()) }
 

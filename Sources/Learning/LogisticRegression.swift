@@ -1,4 +1,9 @@
 import CLAPACKE
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// L2-penalised logistic regression on standardized features, fitted by Newton's method (IRLS)
 /// with a Cholesky solve and step halving.
@@ -88,15 +93,19 @@ public enum LogisticRegression {
         var trial = beta
         var margin = [Double](repeating: 0, count: n)
         var trialMargin = margin
-        var residual = margin        // wᵢ(σᵢ - yᵢ)
-        var curvature = margin       // wᵢσᵢ(1 - σᵢ)
+        var residual = margin        // wᵢ(σᵢ - yᵢ) at the current β
+        var curvature = margin       // wᵢσᵢ(1 - σᵢ) at the current β
+        var trialResidual = margin, trialCurvature = margin
         var gradient = beta
         var step = beta
         var scratch = [Double](repeating: 0, count: Matrix.gramBlockRows * dim)
         var hessian = Matrix(rows: dim, cols: dim)
 
+        // One pass per β gives the objective and, from the same exponentials, the residuals and
+        // curvatures the next gradient and Hessian need (docs/decisions/0301).
         design.gemv(x: beta, y: &margin)
-        var objective = Self.objective(margin: margin, beta: beta, y: y, w: w, lambda: lambda, penalised: p)
+        var objective = Self.evaluate(margin: margin, beta: beta, y: y, w: w, lambda: lambda, penalised: p,
+                                      residual: &residual, curvature: &curvature)
         var iterations = 0
         var halvings = 0
         var converged = false
@@ -104,21 +113,6 @@ public enum LogisticRegression {
 
         while true {
             // Gradient: Zᵀ r + λβ (intercept not penalised).
-            y.withUnsafeBufferPointer { yp in
-                w.withUnsafeBufferPointer { wp in
-                    margin.withUnsafeBufferPointer { m in
-                        residual.withUnsafeMutableBufferPointer { r in
-                            curvature.withUnsafeMutableBufferPointer { h in
-                                for i in 0..<n {
-                                    let s = Logistic.sigmoid(m[i])
-                                    r[i] = wp[i] * (s - yp[i])
-                                    h[i] = wp[i] * s * (1 - s)
-                                }
-                            }
-                        }
-                    }
-                }
-            }
             design.gemv(transposed: true, x: residual, y: &gradient)
             for j in 0..<p { gradient[j] += lambda * beta[j] }
             gradientMaxAbs = gradient.reduce(0) { max($0, abs($1)) }
@@ -144,10 +138,13 @@ public enum LogisticRegression {
             for _ in 0...maxHalvings {
                 for j in 0..<dim { trial[j] = beta[j] - t * step[j] }
                 design.gemv(x: trial, y: &trialMargin)
-                let candidate = Self.objective(margin: trialMargin, beta: trial, y: y, w: w, lambda: lambda, penalised: p)
+                let candidate = Self.evaluate(margin: trialMargin, beta: trial, y: y, w: w, lambda: lambda, penalised: p,
+                                              residual: &trialResidual, curvature: &trialCurvature)
                 if candidate <= objective + armijo * t * slope + roundingSlack * abs(objective) {
                     swap(&beta, &trial)
                     swap(&margin, &trialMargin)
+                    swap(&residual, &trialResidual)
+                    swap(&curvature, &trialCurvature)
                     objective = candidate
                     accepted = true
                     break
@@ -168,28 +165,47 @@ public enum LogisticRegression {
     /// The standardized features with a trailing column of ones when there is an intercept.
     static func designMatrix(_ x: Matrix, standardizer: Standardizer, withIntercept: Bool) -> Matrix {
         let n = x.rows, p = x.cols, dim = p + (withIntercept ? 1 : 0)
-        var design = Matrix(rows: n, cols: dim, repeating: 1)
-        x.withUnsafeBufferPointer { src in
-            standardizer.means.withUnsafeBufferPointer { m in
-                standardizer.scales.withUnsafeBufferPointer { s in
-                    design.withUnsafeMutableBufferPointer { dst in
+        // Written once, without first filling n·dim values (the copy is the fit's largest buffer).
+        let elements = [Double](unsafeUninitializedCapacity: n * dim) { dst, initialized in
+            x.withUnsafeBufferPointer { src in
+                standardizer.means.withUnsafeBufferPointer { m in
+                    standardizer.scales.withUnsafeBufferPointer { s in
                         for i in 0..<n {
                             for j in 0..<p { dst[i * dim + j] = (src[i * p + j] - m[j]) / s[j] }
+                            if withIntercept { dst[i * dim + p] = 1 }
                         }
                     }
                 }
             }
+            initialized = n * dim
         }
-        return design
+        return Matrix(rows: n, cols: dim, elements: elements)
     }
 
-    /// f = Σ wᵢ·logloss(yᵢ, marginᵢ) + (λ/2)·Σ_{j<penalised} βⱼ².
-    static func objective(margin: [Double], beta: [Double], y: [Double], w: [Double], lambda: Double, penalised: Int) -> Double {
+    /// The objective f = Σ wᵢ·logloss(yᵢ, marginᵢ) + (λ/2)·Σ_{j<penalised} βⱼ², and per row the residual wᵢ(σᵢ − yᵢ) and curvature
+    /// wᵢσᵢ(1 − σᵢ), all from one exponential per row: with e = exp(−|m|), σ = 1/(1+e) or e/(1+e),
+    /// and logloss = log1p(e) + max(0, ∓m) (exactly `Logistic.logLoss`'s two branches).
+    static func evaluate(margin: [Double], beta: [Double], y: [Double], w: [Double], lambda: Double, penalised: Int,
+                         residual: inout [Double], curvature: inout [Double]) -> Double {
         var loss = 0.0
         margin.withUnsafeBufferPointer { m in
             y.withUnsafeBufferPointer { yp in
                 w.withUnsafeBufferPointer { wp in
-                    for i in m.indices where wp[i] != 0 { loss += wp[i] * Logistic.logLoss(margin: m[i], label: yp[i]) }
+                    residual.withUnsafeMutableBufferPointer { r in
+                        curvature.withUnsafeMutableBufferPointer { h in
+                            for i in m.indices {
+                                let z = m[i], e = exp(-abs(z)), wi = wp[i]
+                                let s = z >= 0 ? 1 / (1 + e) : e / (1 + e)
+                                r[i] = wi * (s - yp[i])
+                                h[i] = wi * s * (1 - s)
+                                if wi != 0 {
+                                    // −log σ(z) = log1p(e) + max(0, −z); −log(1 − σ(z)) = log1p(e) + max(0, z).
+                                    let signed = yp[i] == 1 ? -z : z
+                                    loss += wi * (log1p(e) + max(0, signed))
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }

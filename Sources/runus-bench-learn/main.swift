@@ -3,9 +3,13 @@
 // object per run on stdout; scripts/bench_learn.py runs it next to the Python peers.
 //
 //   runus-bench-learn gbdt --data DIR/synth_1m.json [--rounds 200] [--leaves 31] [--serial]
-//                          [--save-lightgbm PATH] [--latency-calls 2000]
-//   runus-bench-learn score --data DIR/synth_1m.json --model MODEL.txt [--latency-calls 2000]
-//   runus-bench-learn lr   --data DIR/synth_1m.json
+//                          [--save-lightgbm PATH] [--scores-out PATH] [--latency-calls 2000]
+//   runus-bench-learn score --data DIR/synth_1m.json --model MODEL.txt [--scores-out PATH] [--latency-calls 2000]
+//   runus-bench-learn lr   --data DIR/synth_1m.json [--blas-threads 2]
+//
+// `lr` runs BLAS on --blas-threads threads (default 2: scikit-learn's lbfgs in the same run does
+// its X·w and Xᵀ·r products in OpenBLAS with OPENBLAS_NUM_THREADS=2 and its elementwise loss on
+// one thread); our elementwise passes are single-threaded too. Everything else uses one thread.
 import Foundation
 import Learning
 
@@ -18,6 +22,8 @@ struct Options {
     var saveLightGBM: String?
     var latencyCalls = 2_000
     var model: String?
+    var blasThreads = 2
+    var scoresOut: String?
 }
 
 func parseOptions() -> Options {
@@ -33,16 +39,18 @@ func parseOptions() -> Options {
         case "--serial": o.parallel = false
         case "--save-lightgbm": o.saveLightGBM = args.popFirst()
         case "--model": o.model = args.popFirst()
+        case "--scores-out": o.scoresOut = args.popFirst()
+        case "--blas-threads": o.blasThreads = Int(args.popFirst() ?? "") ?? 0
         case "--latency-calls": o.latencyCalls = Int(args.popFirst() ?? "") ?? 0
         default: usage()
         }
     }
-    if o.data.isEmpty || o.rounds < 1 || o.leaves < 2 || o.latencyCalls < 1 { usage() }
+    if o.data.isEmpty || o.blasThreads < 1 || o.rounds < 1 || o.leaves < 2 || o.latencyCalls < 1 { usage() }
     return o
 }
 
 func usage() -> Never {
-    FileHandle.standardError.write("usage: runus-bench-learn gbdt|score|lr --data HEADER.json [--model LIGHTGBM.txt] [--rounds N] [--leaves N] [--serial] [--save-lightgbm PATH] [--latency-calls N]\n".data(using: .utf8)!)
+    FileHandle.standardError.write("usage: runus-bench-learn gbdt|score|lr --data HEADER.json [--model LIGHTGBM.txt] [--blas-threads N] [--rounds N] [--leaves N] [--serial] [--save-lightgbm PATH] [--latency-calls N]\n".data(using: .utf8)!)
     exit(2)
 }
 
@@ -82,6 +90,16 @@ func percentile(_ xs: [Double], _ q: Double) -> Double {
     let s = xs.sorted()
     return s[min(s.count - 1, Int((q * Double(s.count - 1)).rounded()))]
 }
+/// Writes the raw scores of the first 1,000 test rows, one per line (shortest round-trip text),
+/// for the LightGBM-on-our-model check in scripts/bench_score_lightgbm.py.
+func writeScores(_ model: GradientBoostingModel, _ test: Float32Table, to path: String?) throws {
+    guard let path else { return }
+    let n = min(1_000, test.rowCount)
+    var x = Matrix(rows: n, cols: test.featureCount)
+    for i in 0..<n { for j in 0..<test.featureCount { x[i, j] = test.value(row: i, feature: j) } }
+    try model.rawScores(x: x).map { "\($0)" }.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+}
+
 func emit(_ object: [String: Any]) {
     let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
     print(String(decoding: data, as: UTF8.self))
@@ -110,6 +128,7 @@ case "gbdt":
     let auc = try Metrics.rocAUC(labels: yTest, scores: p)
     let loss = try Metrics.logLoss(labels: yTest, probabilities: p)
     let latency = scoringLatency(model, test: test, calls: options.latencyCalls)
+    try writeScores(model, test, to: options.scoresOut)
     if let path = options.saveLightGBM {
         try LightGBMModelText.write(model, featureNames: dataset.featureNames).write(toFile: path, atomically: true, encoding: .utf8)
     }
@@ -122,6 +141,7 @@ case "score":
     guard let path = options.model else { usage() }
     let model = try LightGBMModelText.read(String(contentsOfFile: path, encoding: .utf8))
     let p = model.probabilities(test)
+    try writeScores(model, test, to: options.scoresOut)
     emit(["peer": "runus_score", "rows": dataset.rows, "fit_s": 0.0, "load_s": loadSeconds, "trees": model.trees.count,
           "auc": try Metrics.rocAUC(labels: yTest, scores: p), "logloss": try Metrics.logLoss(labels: yTest, probabilities: p)]
          .merging(scoringLatency(model, test: test, calls: options.latencyCalls)) { a, _ in a })
@@ -132,6 +152,7 @@ case "lr":
     }
     var c = LogisticRegression.Configuration()
     c.l2 = 1.0   // scikit-learn C = 1
+    BLASThreads.use(options.blasThreads)
     let cpu0 = cpuSeconds(), t0 = now()
     let model = try LogisticRegression.fit(x: x, y: yTrain, configuration: c)
     let fitSeconds = now() - t0, fitCPU = cpuSeconds() - cpu0
@@ -140,7 +161,8 @@ case "lr":
     let p = model.probabilities(x: xt)
     emit(["peer": "runus_lr", "rows": dataset.rows, "fit_s": fitSeconds, "fit_cpu_s": fitCPU, "load_s": loadSeconds,
           "auc": try Metrics.rocAUC(labels: yTest, scores: p), "logloss": try Metrics.logLoss(labels: yTest, probabilities: p),
-          "iterations": model.fitReport?.iterations ?? -1])
+          "iterations": model.fitReport?.iterations ?? -1, "blas_threads": options.blasThreads,
+          "objective": model.fitReport?.objective ?? -1])
 default:
     usage()
 }
