@@ -58,6 +58,21 @@ public enum LogisticRegression {
     static let armijo = 1e-4
     /// Maximum halvings of one Newton step before the solver declares a stall (2^-40 ≈ 1e-12).
     static let maxHalvings = 40
+    /// When the fit may estimate the Hessian from a sample of row blocks (sub-sampled Newton,
+    /// docs/decisions/0307): only for at least `minRows` rows, only while the gradient is far from
+    /// zero (max|∇f| / Σw > `gradient`), from every `stride`-th block of `Matrix.gramBlockRows`
+    /// rows. Near the optimum the full Hessian keeps Newton's quadratic convergence, and the
+    /// stopping rule is unchanged, so the result meets the same tolerance.
+    struct HessianSampling: Sendable {
+        /// Rows below which the Hessian is always exact, >= 0 (2^18 = 262,144).
+        var minRows = 1 << 18
+        /// One block in `stride` is summed, >= 1.
+        var stride = 8
+        /// Per-unit-weight gradient (max-abs) above which a sampled Hessian is used, >= 0.
+        var gradient = 1e-4
+        static let standard = HessianSampling()
+    }
+
     /// Relative slack on the objective comparison: near the optimum the true decrease is below
     /// the rounding error of a sum over n rows, and a full Newton step must not be refused for it.
     static let roundingSlack = 1e-13
@@ -68,13 +83,13 @@ public enum LogisticRegression {
     /// (only possible with l2 = 0). Not converging is reported, not thrown.
     public static func fit(x: Matrix, y: [Double], weights: [Double]? = nil,
                            configuration: Configuration = Configuration()) throws -> LogisticRegressionModel {
-        try fit(x: x, y: y, weights: weights, configuration: configuration, start: nil)
+        try fit(x: x, y: y, weights: weights, configuration: configuration, start: nil, sampling: .standard)
     }
 
     /// `fit` from given standardized parameters (β..., b) instead of (0, logit(ȳ)); tests use it
     /// to start where the full Newton step overshoots.
     static func fit(x: Matrix, y: [Double], weights: [Double]?, configuration: Configuration,
-                    start: [Double]?) throws -> LogisticRegressionModel {
+                    start: [Double]?, sampling: HessianSampling = .standard) throws -> LogisticRegressionModel {
         let (totalWeight, labelMean) = try validate(x: x, y: y, weights: weights, configuration: configuration)
         let n = x.rows, p = x.cols
         let dim = p + (configuration.fitIntercept ? 1 : 0)
@@ -120,7 +135,8 @@ public enum LogisticRegression {
             if iterations >= configuration.maxIterations { break }
 
             // Newton system (ZᵀHZ + λI) d = g, upper triangle, solved in place by Cholesky.
-            design.weightedGramUpper(weights: curvature, scratch: &scratch, into: &hessian)
+            let far = n >= sampling.minRows && gradientMaxAbs > sampling.gradient * totalWeight
+            design.weightedGramUpper(weights: curvature, scratch: &scratch, into: &hessian, blockStride: far ? sampling.stride : 1)
             hessian.withUnsafeMutableBufferPointer { hp in for j in 0..<p { hp[j * dim + j] += lambda } }
             for j in 0..<dim { step[j] = gradient[j] }
             let info = hessian.withUnsafeMutableBufferPointer { hp in

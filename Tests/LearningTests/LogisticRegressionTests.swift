@@ -83,6 +83,27 @@ struct LogisticRegressionTests {
         #expect(abs(model.intercept - theta[3]) <= oracleAgreement)
     }
 
+    @Test("a Hessian sampled from row blocks while far from the optimum reaches the same solution")
+    func sampledHessian() throws {
+        let d = data(rows: 20_000, seed: 307)   // 5 blocks of 4096 rows; stride 2 samples 3
+        var sampling = LogisticRegression.HessianSampling()
+        sampling.minRows = 0
+        sampling.stride = 2
+        sampling.gradient = 1e-4
+        let exact = try LogisticRegression.fit(x: d.x, y: d.y, weights: nil, configuration: .init(), start: nil,
+                                               sampling: .init(minRows: Int.max))
+        let sampled = try LogisticRegression.fit(x: d.x, y: d.y, weights: nil, configuration: .init(), start: nil, sampling: sampling)
+        let a = try #require(exact.fitReport), b = try #require(sampled.fitReport)
+        #expect(a.converged && b.converged)
+        // Both meet the 1e-8 gradient test, so the objectives agree to rounding (~1e-14 relative).
+        #expect(abs(a.objective - b.objective) <= 1e-12 * a.objective)
+        for j in 0..<3 { #expect(abs(exact.coefficients[j] - sampled.coefficients[j]) <= oracleAgreement, "β\(j)") }
+        #expect(abs(exact.intercept - sampled.intercept) <= oracleAgreement)
+        // Below minRows (the default 2^18) the Hessian is exact: the default fit is the exact one, bit for bit.
+        let standard = try LogisticRegression.fit(x: d.x, y: d.y)
+        #expect(standard.coefficients == exact.coefficients && standard.intercept == exact.intercept)
+    }
+
     @Test("recovers known coefficients on 20000 synthetic rows")
     func recoversTruth() throws {
         let d = data(rows: 20_000, seed: 2026)
