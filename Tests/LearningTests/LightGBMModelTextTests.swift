@@ -47,5 +47,12 @@ struct LightGBMModelTextTests {
         }
         let noThreshold = LightGBMFixture.binaryNaNFeature.replacing("threshold=", with: "thresh=")
         #expect(throws: LearningError.self) { try LightGBMModelText.read(noThreshold) }
+        // Links that are not a tree (node 1 is its own child: a walk would never end), a NaN
+        // threshold and a negative feature are refused before any prediction structure is built.
+        let cycle = LightGBMFixture.binaryNaNFeature.replacing("left_child=1 3 4 -1 -2", with: "left_child=1 1 4 -1 -2")
+        #expect(throws: LearningError.self) { try LightGBMModelText.read(cycle) }
+        let nanThreshold = LightGBMFixture.binaryNaNFeature.replacing("threshold=0.39503245378787299 -0.082078379434639234",
+                                                                      with: "threshold=nan -0.082078379434639234")
+        #expect(throws: LearningError.self) { try LightGBMModelText.read(nanThreshold) }
     }
 }
