@@ -55,15 +55,21 @@ final class TreeGrower {
         spare.deallocate()
     }
 
+    /// Rows the next trees are grown on (the bag), increasing; copied into `rows` before each tree.
+    private var baseRows: [Int32] = []
+
     /// Sets the rows the next trees are grown on (a bag), in increasing order.
     func setRows(_ indices: [Int32]) {
-        indices.withUnsafeBufferPointer { rows.update(from: $0.baseAddress!, count: $0.count) }
+        baseRows = indices
         rowCount = indices.count
     }
 
     /// Grows a tree on the current rows. Leaf values are `shrinkage × (−G/(H + λ))`.
     func grow(pairs: UnsafePointer<Double>, featureUsed: [Bool],
               shrinkage: Double) -> DecisionTree {
+        // Every tree starts from the bag in increasing row order, so the root's histogram reads
+        // its rows sequentially and its sums do not depend on the previous tree's partition.
+        baseRows.withUnsafeBufferPointer { rows.update(from: $0.baseAddress!, count: $0.count) }
         var g = 0.0, h = 0.0
         for i in 0..<rowCount { let r = Int(rows[i]); g += pairs[2 * r]; h += pairs[2 * r + 1] }
         var leaves = [Leaf(begin: 0, count: rowCount, gradient: g, hessian: h, depth: 0, parent: -1, isLeft: false, split: nil)]
