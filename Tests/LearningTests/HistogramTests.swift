@@ -15,7 +15,7 @@ struct HistogramTests {
             #expect(zip(m.upperBounds, m.upperBounds.dropFirst()).allSatisfy { $0 < $1 })
             for i in 0..<Self.data.x.rows {
                 let v = Self.data.x[i, j]
-                let b = Int(dataset.bins[i * dataset.features + j])
+                let b = dataset.bin(row: i, feature: j)
                 if v.isNaN && m.hasMissing {
                     #expect(b == m.missingBin)
                 } else {
@@ -59,7 +59,7 @@ struct HistogramTests {
             var out = [Double](repeating: 0, count: size)
             for r in rows.map(Int.init) {
                 for j in 0..<dataset.features {
-                    let k = (dataset.featureOffsets[j] + Int(dataset.bins[r * dataset.features + j])) * 3
+                    let k = (dataset.featureOffsets[j] + dataset.bin(row: r, feature: j)) * 3
                     out[k] += g[r]; out[k + 1] += h[r]; out[k + 2] += 1
                 }
             }

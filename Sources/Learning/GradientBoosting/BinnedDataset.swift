@@ -1,16 +1,17 @@
 import Dispatch
 import RunusCore
 
-/// The training rows as bin indices: one `UInt8` per (row, feature), row-major, so building a
-/// histogram for a leaf reads one contiguous 1-byte-per-feature record per row (LightGBM's
-/// "row-wise" multi-value bin layout). The floats are never touched again during training.
+/// The training rows as bin indices: one `UInt8` per (row, feature), column-major, so building a
+/// feature's histogram or partitioning a leaf on a feature reads one 1-byte-per-row column
+/// (LightGBM's dense "col-wise" bins; a column of 800,000 rows fits in L2). The floats are never
+/// touched again during training.
 struct BinnedDataset: @unchecked Sendable {
     let rows: Int
     let features: Int
     let mappers: [BinMapper]
     /// Histogram offset (in bins) of each feature, plus the total at the end; `features + 1` values.
     let featureOffsets: [Int]
-    /// `rows × features` bin indices, row-major.
+    /// `rows × features` bin indices, column-major: feature j of row i at `j × rows + i`.
     let bins: UnsafeMutablePointer<UInt8>
     private let owner: Owner
 
@@ -21,6 +22,9 @@ struct BinnedDataset: @unchecked Sendable {
     }
 
     var totalBins: Int { featureOffsets[features] }
+
+    /// The bin of `feature` in `row`, both 0-based and in range.
+    func bin(row: Int, feature: Int) -> Int { Int(bins[feature * rows + row]) }
 
     /// Finds bin boundaries on a seeded sample of at most `sampleCount` rows (all rows when fewer),
     /// then bins every row on `chunks` concurrent row ranges.
@@ -54,7 +58,7 @@ struct BinnedDataset: @unchecked Sendable {
         let blocks = max(1, (n + Self.rowBlock - 1) / Self.rowBlock)
         Self.forEachChunk(blocks, parallel: parallel) { b in
             for i in (b * Self.rowBlock)..<min(n, (b + 1) * Self.rowBlock) {
-                for j in 0..<p { bins[i * p + j] = UInt8(truncatingIfNeeded: mappers[j].bin(table.value(row: i, feature: j))) }
+                for j in 0..<p { bins[j * n + i] = UInt8(truncatingIfNeeded: mappers[j].bin(table.value(row: i, feature: j))) }
             }
         }
     }
