@@ -1,10 +1,14 @@
 import Dispatch
 import RunusCore
 
-/// The training rows as bin indices: one `UInt8` per (row, feature), column-major, so building a
-/// feature's histogram or partitioning a leaf on a feature reads one 1-byte-per-row column
-/// (LightGBM's dense "col-wise" bins; a column of 800,000 rows fits in L2). The floats are never
-/// touched again during training.
+/// The training rows as bin indices, one `UInt8` per (row, feature), stored twice:
+/// - column-major (`bins`), so partitioning a leaf on a feature, or building the histogram of a
+///   leaf that holds a large share of the rows, reads 1-byte-per-row columns (LightGBM's dense
+///   "col-wise" bins; a column of 800,000 rows fits in L2);
+/// - row-major (`rowBins`), so the histogram of a leaf holding few, scattered rows reads one
+///   record of `features` bytes per row instead of one cache line per row and feature
+///   (LightGBM's "row-wise" layout).
+/// The floats are never touched again during training.
 struct BinnedDataset: @unchecked Sendable {
     let rows: Int
     let features: Int
@@ -13,6 +17,8 @@ struct BinnedDataset: @unchecked Sendable {
     let featureOffsets: [Int]
     /// `rows × features` bin indices, column-major: feature j of row i at `j × rows + i`.
     let bins: UnsafeMutablePointer<UInt8>
+    /// The same bin indices, row-major: feature j of row i at `i × features + j`.
+    let rowBins: UnsafeMutablePointer<UInt8>
     private let owner: Owner
 
     final class Owner: @unchecked Sendable {
@@ -52,13 +58,18 @@ struct BinnedDataset: @unchecked Sendable {
         var offsets = [0]
         for m in mappers { offsets.append(offsets.last! + m.binCount) }
         self.featureOffsets = offsets
-        self.owner = Owner(count: n * p)
+        self.owner = Owner(count: 2 * n * p)
         self.bins = owner.pointer
-        let bins = self.bins
+        self.rowBins = owner.pointer + n * p
+        let bins = self.bins, rowBins = self.rowBins
         let blocks = max(1, (n + Self.rowBlock - 1) / Self.rowBlock)
         Self.forEachChunk(blocks, parallel: parallel) { b in
             for i in (b * Self.rowBlock)..<min(n, (b + 1) * Self.rowBlock) {
-                for j in 0..<p { bins[j * n + i] = UInt8(truncatingIfNeeded: mappers[j].bin(table.value(row: i, feature: j))) }
+                for j in 0..<p {
+                    let b = UInt8(truncatingIfNeeded: mappers[j].bin(table.value(row: i, feature: j)))
+                    bins[j * n + i] = b
+                    rowBins[i * p + j] = b
+                }
             }
         }
     }

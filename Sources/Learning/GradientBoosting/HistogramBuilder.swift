@@ -29,6 +29,14 @@ struct HistogramBuilder {
     private let ordered: UnsafeMutablePointer<Double>
     /// Features `0..<featureSplit` are built by part 0, the rest by part 1.
     private let featureSplit: Int
+    /// Per part: `gatherRows` row records gathered from `rowBins`.
+    private let records: [UnsafeMutablePointer<UInt8>]
+
+    /// A leaf with fewer than `rows / rowWiseDivisor` rows is built from the row-major records:
+    /// below that density most cache lines of a column hold no row of the leaf.
+    static let rowWiseDivisor = 16
+    /// Row records gathered into a contiguous block before accumulating (fits L1 with 40 features).
+    static let gatherRows = 64
 
     var valueCount: Int { data.totalBins * Self.valuesPerBin }
 
@@ -39,11 +47,13 @@ struct HistogramBuilder {
         for j in 0..<data.features { offsets[j] = data.featureOffsets[j] * Self.valuesPerBin }
         ordered = .allocate(capacity: max(2 * data.rows, 2))
         featureSplit = data.featureOffsets.firstIndex { 2 * $0 >= data.totalBins } ?? data.features
+        records = (0..<2).map { _ in .allocate(capacity: max(Self.gatherRows * data.features, 1)) }
     }
 
     func deallocate() {
         offsets.deallocate()
         ordered.deallocate()
+        for r in records { r.deallocate() }
     }
 
     /// Overwrites `histogram` with the sums over `rows[0..<count]` (increasing, distinct row
@@ -78,6 +88,8 @@ struct HistogramBuilder {
             (histogram + lo).update(repeating: 0, count: hi - lo)
             if run {
                 accumulateRun(histogram, features: features, first: first, count: count, gh: gh)
+            } else if count * Self.rowWiseDivisor < data.rows {
+                accumulateRecords(histogram, features: features, rows: rows, count: count, gh: gh, part: part)
             } else {
                 accumulateRows(histogram, features: features, rows: rows, count: count, gh: gh)
             }
@@ -147,6 +159,35 @@ struct HistogramBuilder {
                 Self.add(h0, Int(c0[Int(rows[i])]) &* 3, ghRaw.loadUnaligned(fromByteOffset: 16 &* i, as: SIMD2<Double>.self))
             }
             j += 1
+        }
+    }
+
+    /// Rows `rows[0..<count]` read from the row-major records: `gatherRows` records at a time are
+    /// first copied into a contiguous block (a short loop, so many cache misses are in flight at
+    /// once), then accumulated from L1.
+    private func accumulateRecords(_ histogram: UnsafeMutablePointer<Double>, features: Range<Int>,
+                                   rows: UnsafePointer<Int32>, count: Int, gh: UnsafePointer<Double>, part: Int) {
+        let p = data.features, offsets = self.offsets
+        let source = UnsafeRawPointer(data.rowBins), block = records[part]
+        let ghRaw = UnsafeRawPointer(gh)
+        let words = p / 8
+        var i = 0
+        while i < count {
+            let m = min(Self.gatherRows, count - i)
+            let target = UnsafeMutableRawPointer(block)
+            for k in 0..<m {
+                let src = source + Int(rows[i &+ k]) &* p, dst = target + k &* p
+                for w in 0..<words {
+                    dst.storeBytes(of: src.loadUnaligned(fromByteOffset: 8 &* w, as: UInt64.self), toByteOffset: 8 &* w, as: UInt64.self)
+                }
+                for b in (8 &* words)..<p { dst.storeBytes(of: src.load(fromByteOffset: b, as: UInt8.self), toByteOffset: b, as: UInt8.self) }
+            }
+            for k in 0..<m {
+                let g = ghRaw.loadUnaligned(fromByteOffset: 16 &* (i &+ k), as: SIMD2<Double>.self)
+                let record = block + k &* p
+                for j in features { Self.add(histogram + offsets[j], Int(record[j]) &* 3, g) }
+            }
+            i += m
         }
     }
 
