@@ -124,8 +124,17 @@ final class TreeGrower {
             builder.build(into: pool[newLeaf], rows: rows + small.begin, count: small.count, pairs: pairs)
             builder.subtract(pool[newLeaf], from: pool[best])
             if smallerIsLeft { pool.swapAt(best, newLeaf) }
-            if leftOK { leaves[best].split = findSplit(best, leaves[best], featureUsed) }
-            if rightOK { leaves[newLeaf].split = findSplit(newLeaf, leaves[newLeaf], featureUsed) }
+            // The two children's searches are independent: one per core.
+            let found = UnsafeMutablePointer<SplitInfo?>.allocate(capacity: 2)
+            defer { found.deallocate() }
+            let children = (leaves[best], leaves[newLeaf])
+            BinnedDataset.forEachChunk(2, parallel: parallel && leftOK && rightOK) { side in
+                let ok = side == 0 ? leftOK : rightOK
+                (found + side).initialize(to: ok ? findSplit(side == 0 ? best : newLeaf, side == 0 ? children.0 : children.1,
+                                                             featureUsed) : nil)
+            }
+            leaves[best].split = found[0]
+            leaves[newLeaf].split = found[1]
         }
         tree.leafCount = leaves.count
         tree.leafValue = leaves.map { shrinkage * splitter.leafOutput(gradient: $0.gradient, hessian: $0.hessian) }
