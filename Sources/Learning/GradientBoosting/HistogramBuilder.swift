@@ -6,10 +6,11 @@
 /// the *smaller* child by brute force and gets its sibling by subtraction from the parent,
 /// O(bins) (`subtract`; LightGBM's histogram subtraction trick).
 ///
-/// Layout (LightGBM's "col-wise" histograms): the leaf's (g, h) pairs are first gathered into
-/// leaf order (LightGBM's ordered gradients; a consecutive run of rows, such as the root, is read
-/// in place), then each feature's bins are summed from its own column of `BinnedDataset`, four
-/// features per pass over the rows, so the four 6 KB histograms being written stay in L1.
+/// Paths (docs/decisions/0315): the leaf's (g, h) pairs are first gathered into leaf order
+/// (LightGBM's ordered gradients; a consecutive run of rows, such as the root, is read in place).
+/// A leaf with at least `rows / rowWiseDivisor` rows is then summed col-wise, each feature from
+/// its own column of `BinnedDataset`, four features per pass over the rows, so the four 6 KB
+/// histograms being written stay in L1; a smaller leaf reads the row-major records instead.
 ///
 /// Parallelism (docs/decisions/0311): the features are cut into two fixed sets of about equal
 /// bin counts, built on two cores into disjoint parts of the histogram. Every bin is a sum over
