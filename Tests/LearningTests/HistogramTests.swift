@@ -15,7 +15,7 @@ struct HistogramTests {
             #expect(zip(m.upperBounds, m.upperBounds.dropFirst()).allSatisfy { $0 < $1 })
             for i in 0..<Self.data.x.rows {
                 let v = Self.data.x[i, j]
-                let b = Int(dataset.bins[i * dataset.features + j])
+                let b = dataset.bin(row: i, feature: j)
                 if v.isNaN && m.hasMissing {
                     #expect(b == m.missingBin)
                 } else {
@@ -59,7 +59,7 @@ struct HistogramTests {
             var out = [Double](repeating: 0, count: size)
             for r in rows.map(Int.init) {
                 for j in 0..<dataset.features {
-                    let k = (dataset.featureOffsets[j] + Int(dataset.bins[r * dataset.features + j])) * 3
+                    let k = (dataset.featureOffsets[j] + dataset.bin(row: r, feature: j)) * 3
                     out[k] += g[r]; out[k + 1] += h[r]; out[k + 2] += 1
                 }
             }
@@ -88,6 +88,47 @@ struct HistogramTests {
             sibling.withUnsafeMutableBufferPointer { s in builder.subtract(c.baseAddress!, from: s.baseAddress!) }
         }
         #expect(zip(sibling, naive(siblingRows)).allSatisfy { abs($0 - $1) <= tolerance })
+    }
+
+    @Test("every histogram path (consecutive run, col-wise, row-wise records) on one core or two equals per-bin sums in row order exactly")
+    func histogramPathsExact() {
+        let dataset = BinnedDataset(Self.data.x, maxBin: 255, minDataInBin: 3, sampleCount: 200_000, seed: 1, parallel: true)
+        var rng = SeededGenerator(seed: 9)
+        let n = dataset.rows
+        let gh = (0..<(2 * n)).map { k in k % 2 == 0 ? rng.uniform() - 0.5 : rng.uniform() * 0.25 }
+        let size = dataset.totalBins * HistogramBuilder.valuesPerBin
+        // The oracle adds rows in increasing order, as every path does per bin, so no tolerance.
+        func naive(_ rows: [Int32]) -> [Double] {
+            var out = [Double](repeating: 0, count: size)
+            for r in rows.map(Int.init) {
+                for j in 0..<dataset.features {
+                    let k = (dataset.featureOffsets[j] + dataset.bin(row: r, feature: j)) * 3
+                    out[k] += gh[2 * r]; out[k + 1] += gh[2 * r + 1]; out[k + 2] += 1
+                }
+            }
+            return out
+        }
+        let subsets: [[Int32]] = [
+            (0..<Int32(n)).map { $0 },                                  // the root: a run
+            (3_000..<Int32(9_000)).map { $0 },                          // a run inside the data
+            (0..<Int32(n)).filter { $0 % 3 != 1 },                      // dense, scattered: col-wise, two cores
+            (0..<Int32(n)).filter { $0 % 7 == 2 },                      // col-wise, one core
+            (0..<Int32(n)).filter { $0 % 41 == 5 },                     // < rows / 16: row-wise records
+            [17],
+        ]
+        for parallel in [false, true] {
+            let builder = HistogramBuilder(data: dataset, parallel: parallel)
+            defer { builder.deallocate() }
+            for rows in subsets {
+                var out = [Double](repeating: .nan, count: size)
+                rows.withUnsafeBufferPointer { r in
+                    out.withUnsafeMutableBufferPointer { o in
+                        gh.withUnsafeBufferPointer { builder.build(into: o.baseAddress!, rows: r.baseAddress!, count: r.count, pairs: $0.baseAddress!) }
+                    }
+                }
+                #expect(out == naive(rows), "\(rows.count) rows, parallel \(parallel)")
+            }
+        }
     }
 
     @Test("the splitter finds the same best split as a brute-force search over raw rows")

@@ -165,11 +165,20 @@ public enum GradientBoosting {
     /// whose values already include the initial score).
     static func updateScores<T: FeatureTable>(_ scores: inout [Double], tree: DecisionTree, grower: TreeGrower, x: T,
                                               inBag: [Bool]?, assign: Bool) {
-        for (leaf, range) in grower.leafRanges.enumerated() {
-            let v = tree.leafValue[leaf]
-            for i in range.begin..<(range.begin + range.count) {
-                let r = Int(grower.rows[i])
-                scores[r] = assign ? v : scores[r] + v
+        // Leaves cut into two groups of about equal rows, one per core; each row is written once.
+        let ranges = grower.leafRanges, values = tree.leafValue, rows = grower.rows
+        var cut = 0, seen = 0
+        while cut < ranges.count && 2 * (seen + ranges[cut].count) <= grower.rowCount { seen += ranges[cut].count; cut += 1 }
+        scores.withUnsafeMutableBufferPointer { buffer in
+            let s = buffer.baseAddress!
+            BinnedDataset.forEachChunk(2, parallel: grower.parallel && grower.rowCount >= HistogramBuilder.parallelMinimumRows) { part in
+                for leaf in (part == 0 ? 0..<cut : cut..<ranges.count) {
+                    let v = values[leaf], range = ranges[leaf]
+                    for i in range.begin..<(range.begin + range.count) {
+                        let r = Int(rows[i])
+                        s[r] = assign ? v : s[r] + v
+                    }
+                }
             }
         }
         if let inBag {

@@ -28,6 +28,7 @@ final class TreeGrower {
     let data: BinnedDataset
     let splitter: Splitter
     let limits: Limits
+    let parallel: Bool
     private let builder: HistogramBuilder
     private var pool: [UnsafeMutablePointer<Double>]
     /// Row indices of the current bag; leaf ranges index into it.
@@ -42,6 +43,7 @@ final class TreeGrower {
         self.data = data
         self.splitter = splitter
         self.limits = limits
+        self.parallel = parallel
         self.builder = HistogramBuilder(data: data, parallel: parallel)
         self.pool = (0..<limits.numLeaves).map { _ in .allocate(capacity: data.totalBins * HistogramBuilder.valuesPerBin) }
         self.rows = .allocate(capacity: max(data.rows, 1))
@@ -55,15 +57,21 @@ final class TreeGrower {
         spare.deallocate()
     }
 
+    /// Rows the next trees are grown on (the bag), increasing; copied into `rows` before each tree.
+    private var baseRows: [Int32] = []
+
     /// Sets the rows the next trees are grown on (a bag), in increasing order.
     func setRows(_ indices: [Int32]) {
-        indices.withUnsafeBufferPointer { rows.update(from: $0.baseAddress!, count: $0.count) }
+        baseRows = indices
         rowCount = indices.count
     }
 
     /// Grows a tree on the current rows. Leaf values are `shrinkage × (−G/(H + λ))`.
     func grow(pairs: UnsafePointer<Double>, featureUsed: [Bool],
               shrinkage: Double) -> DecisionTree {
+        // Every tree starts from the bag in increasing row order, so the root's histogram reads
+        // its rows sequentially and its sums do not depend on the previous tree's partition.
+        baseRows.withUnsafeBufferPointer { rows.update(from: $0.baseAddress!, count: $0.count) }
         var g = 0.0, h = 0.0
         for i in 0..<rowCount { let r = Int(rows[i]); g += pairs[2 * r]; h += pairs[2 * r + 1] }
         var leaves = [Leaf(begin: 0, count: rowCount, gradient: g, hessian: h, depth: 0, parent: -1, isLeft: false, split: nil)]
@@ -116,8 +124,17 @@ final class TreeGrower {
             builder.build(into: pool[newLeaf], rows: rows + small.begin, count: small.count, pairs: pairs)
             builder.subtract(pool[newLeaf], from: pool[best])
             if smallerIsLeft { pool.swapAt(best, newLeaf) }
-            if leftOK { leaves[best].split = findSplit(best, leaves[best], featureUsed) }
-            if rightOK { leaves[newLeaf].split = findSplit(newLeaf, leaves[newLeaf], featureUsed) }
+            // The two children's searches are independent: one per core.
+            let found = UnsafeMutablePointer<SplitInfo?>.allocate(capacity: 2)
+            defer { found.deallocate() }
+            let children = (leaves[best], leaves[newLeaf])
+            BinnedDataset.forEachChunk(2, parallel: parallel && leftOK && rightOK) { side in
+                let ok = side == 0 ? leftOK : rightOK
+                (found + side).initialize(to: ok ? findSplit(side == 0 ? best : newLeaf, side == 0 ? children.0 : children.1,
+                                                             featureUsed) : nil)
+            }
+            leaves[best].split = found[0]
+            leaves[newLeaf].split = found[1]
         }
         tree.leafCount = leaves.count
         tree.leafValue = leaves.map { shrinkage * splitter.leafOutput(gradient: $0.gradient, hessian: $0.hessian) }
@@ -139,20 +156,51 @@ final class TreeGrower {
                            featureUsed: featureUsed)
     }
 
-    /// Stable partition of `rows[begin ..< begin + count]`: rows going left first.
+    /// Stable partition of `rows[begin ..< begin + count]`: rows going left first. Large ranges
+    /// are cut in two halves partitioned on two cores, then joined as left₀ left₁ right₀ right₁,
+    /// which is the same order as one pass.
     private func partition(begin: Int, count: Int, split: SplitInfo) {
-        let p = data.features, bins = data.bins
-        let feature = split.feature, t = split.thresholdBin
-        let missingBin = data.mappers[feature].missingBin
-        let range = rows + begin
+        let range = rows + begin, spare = self.spare
+        let left: Int
+        if parallel && count >= HistogramBuilder.parallelMinimumRows {
+            let half = count / 2
+            let lefts = UnsafeMutablePointer<Int>.allocate(capacity: 2)
+            defer { lefts.deallocate() }
+            BinnedDataset.forEachChunk(2, parallel: true) { part in
+                lefts[part] = part == 0 ? partitionRun(range, count: half, spare: spare, split: split)
+                    : partitionRun(range + half, count: count - half, spare: spare + half, split: split)
+            }
+            let l0 = lefts[0], l1 = lefts[1]
+            for i in 0..<l1 { range[l0 + i] = range[half + i] }   // moves down: safe front to back
+            (range + l0 + l1).update(from: spare, count: half - l0)
+            (range + l0 + l1 + half - l0).update(from: spare + half, count: count - half - l1)
+            left = l0 + l1
+        } else {
+            left = partitionRun(range, count: count, spare: spare, split: split)
+            (range + left).update(from: spare, count: count - left)
+        }
+        precondition(left == split.leftCount, "partition put \(left) rows left, the histogram said \(split.leftCount)")
+    }
+
+    /// Writes the rows of `range[0..<count]` going left to the front of `range` and those going
+    /// right to `spare`, both in order, without branching on the direction; returns the left count.
+    private func partitionRun(_ range: UnsafeMutablePointer<Int32>, count: Int, spare: UnsafeMutablePointer<Int32>,
+                              split: SplitInfo) -> Int {
+        let column = data.bins + split.feature * data.rows
+        let t = split.thresholdBin
+        let missingBin = data.mappers[split.feature].missingBin
+        let defaultLeft = split.defaultLeft
         var left = 0, right = 0
         for i in 0..<count {
             let r = range[i]
-            let b = Int(bins[Int(r) * p + feature])
-            let goesLeft = b == missingBin ? split.defaultLeft : b <= t
-            if goesLeft { range[left] = r; left += 1 } else { spare[right] = r; right += 1 }
+            let b = Int(column[Int(r)])
+            let goesLeft = b == missingBin ? defaultLeft : b <= t
+            range[left] = r
+            spare[right] = r
+            let l = goesLeft ? 1 : 0
+            left &+= l
+            right &+= 1 &- l
         }
-        precondition(left == split.leftCount, "partition put \(left) rows left, the histogram said \(split.leftCount)")
-        (range + left).update(from: spare, count: right)
+        return left
     }
 }
