@@ -49,8 +49,7 @@ public struct StreamingCleaner: Sendable {
     /// Settles the pending fix now that `q` follows it, and makes `q` pending.
     private mutating func advance(_ q: TrackPoint) {
         if let p = pending {
-            if let last = settled.last, speed(last, p) > configuration.maxSpeed,
-               speed(p, q) > configuration.maxSpeed, speed(last, q) <= configuration.maxSpeed {
+            if let last = settled.last, Track.isSpike(last, p, q, configuration: configuration) {
                 // a spike: dropped
             } else {
                 settled.append(p)
@@ -59,8 +58,5 @@ public struct StreamingCleaner: Sendable {
         pending = q
     }
 
-    private func speed(_ a: TrackPoint, _ b: TrackPoint) -> Double {
-        Geodesy.localDistance(latitude1: a.latitude, longitude1: a.longitude,
-                              latitude2: b.latitude, longitude2: b.longitude) / (b.time - a.time)
-    }
+    private func speed(_ a: TrackPoint, _ b: TrackPoint) -> Double { Track.speed(a, b) }
 }
