@@ -74,8 +74,28 @@ public enum SegmentationEvaluation {
     /// of its segments got.
     public static func score(_ tracks: [LabelledTrack], classifier: ActivityClassifier,
                              configuration: MetricsConfiguration = .default) -> Scores {
-        var scores = Scores()
+        outcomes(tracks, classifier: classifier, configuration: configuration).reduce(Scores()) { $0 + $1.scores }
+    }
+
+    /// How one labelled track was labelled: its segment-level prediction and window counts.
+    public struct Outcome: Sendable {
+        public let person: String
+        public let truth: ActivityClass
+        /// The segment-level prediction (see `Scores`).
+        public let predicted: ActivityClass
+        /// This track's windows and its one segment.
+        public let scores: Scores
+        /// Share of the track's path in [0, 1] that `RunMetrics` would leave out as vehicle.
+        public let vehicleShare: Double
+    }
+
+    /// Per-track outcomes of `classifier` on `tracks`, in order (tracks under 2 cleaned points
+    /// are skipped).
+    public static func outcomes(_ tracks: [LabelledTrack], classifier: ActivityClassifier,
+                                configuration: MetricsConfiguration = .default) -> [Outcome] {
+        var result: [Outcome] = []
         for labelled in tracks {
+            var scores = Scores()
             let cleaned = labelled.track.cleaned(configuration: configuration)
             let n = cleaned.points.count
             guard n >= 2 else { continue }
@@ -84,6 +104,7 @@ public enum SegmentationEvaluation {
                 for i in s.range { label[i] = s.activity }
             }
             var trackVotes = [Double](repeating: 0, count: ActivityClass.allCases.count)
+            var vehiclePath = 0.0, totalPath = 0.0
             for w in classifier.windowing.windows(cleaned.points, from: 0, through: n - 1) {
                 var votes = [Int](repeating: 0, count: ActivityClass.allCases.count)
                 for i in (w.lowerBound + 1)...w.upperBound { votes[label[i].rawValue] += 1 }
@@ -92,16 +113,22 @@ public enum SegmentationEvaluation {
                 var path: Meters = 0
                 for i in (w.lowerBound + 1)...w.upperBound {
                     let a = cleaned.points[i - 1], b = cleaned.points[i]
-                    path += Geodesy.localDistance(latitude1: a.latitude, longitude1: a.longitude,
+                    let d = Geodesy.localDistance(latitude1: a.latitude, longitude1: a.longitude,
                                                   latitude2: b.latitude, longitude2: b.longitude)
+                    path += d
+                    if label[i] == .vehicle { vehiclePath += d }
                 }
+                totalPath += path
                 trackVotes[predicted.rawValue] += path
             }
             let moving = trackVotes.indices.dropFirst()
             let best = moving.max { trackVotes[$0] < trackVotes[$1] || (trackVotes[$0] == trackVotes[$1] && $0 > $1) }!
-            scores.segments.add(truth: labelled.activity, predicted: trackVotes[best] > 0 ? ActivityClass(rawValue: best)! : .stationary)
+            let predicted = trackVotes[best] > 0 ? ActivityClass(rawValue: best)! : .stationary
+            scores.segments.add(truth: labelled.activity, predicted: predicted)
+            result.append(Outcome(person: labelled.person, truth: labelled.activity, predicted: predicted, scores: scores,
+                                  vehicleShare: totalPath > 0 ? vehiclePath / totalPath : 0))
         }
-        return scores
+        return result
     }
 
     /// One fold: trains on the other folds' persons and scores this fold's.
