@@ -55,15 +55,15 @@ public struct ActivityClassifier: Sendable {
 
     /// Labelled training inputs from one track of known `activity` (times increasing), windowed
     /// as `labels` windows it: the windows the speed rule leaves to the classifier, with their
-    /// context over all windows. Stationary windows are left out (the rule decides them).
+    /// context over those windows. Stationary windows are left out (the rule decides them).
     public static func trainingExamples(_ points: [TrackPoint], activity: ActivityClass,
                                         windowing: Windowing = Windowing()) -> [(values: [Double], activity: ActivityClass)] {
         guard points.count >= 2 else { return [] }
         let rule = Track(points: points).vehicleSpeedRule()
-        let windows = windowing.windows(points, from: 0, through: points.count - 1, ruleVehicle: rule)
+        let windows = windowing.windows(points, from: 0, through: points.count - 1, ruleVehicle: rule).filter { !$0.rule }
         let features = windows.map { SegmentFeatures(points: points[$0.range]) }
-        return zip(windows, zip(features, vectors(features))).compactMap { w, fv in
-            !w.rule && fv.0.netSpeed >= windowing.stationarySpeed ? (fv.1, activity) : nil
+        return zip(features, vectors(features)).compactMap { f, v in
+            f.netSpeed >= windowing.stationarySpeed ? (v, activity) : nil
         }
     }
 
@@ -96,20 +96,26 @@ public struct ActivityClassifier: Sendable {
 
     /// Label and confidence of every segment of `points[lo...hi]` (element k is the segment
     /// ending at point lo+k; element 0 and segments across a long gap are nil). When
-    /// `ruleVehicle` (indexed like `points`) is given, windows never straddle a change of it,
-    /// flagged windows are `vehicle` with confidence 1, and every window's context spans the
-    /// flagged ones too (record 0146: the slow parts of a bus ride sit between fast ones).
+    /// `ruleVehicle` (indexed like `points`) is given, windows never straddle a change of it and
+    /// flagged windows are `vehicle` with confidence 1; the context of the other windows spans
+    /// all unflagged windows of the track, across the flagged stretches but never including
+    /// them (record 0146: the slow parts of a bus ride see each other; a run after a drive does
+    /// not see the drive, which no single-activity training track would teach it to ignore).
     public func labels(_ points: [TrackPoint], from lo: Int, through hi: Int,
                        ruleVehicle: [Bool]?) -> [(activity: ActivityClass, confidence: Double)?] {
         var labels = [(activity: ActivityClass, confidence: Double)?](repeating: nil, count: hi - lo + 1)
         guard hi > lo else { return labels }
-        let windows = ruleVehicle.map { windowing.windows(points, from: lo, through: hi, ruleVehicle: $0) }
+        let all = ruleVehicle.map { windowing.windows(points, from: lo, through: hi, ruleVehicle: $0) }
             ?? windowing.windows(points, from: lo, through: hi).map { (range: $0, rule: false) }
-        let features = windows.map { SegmentFeatures(points: points[$0.range]) }
+        for w in all where w.rule {
+            for i in (w.range.lowerBound + 1)...w.range.upperBound { labels[i - lo] = (.vehicle, 1) }
+        }
+        let windows = all.filter { !$0.rule }.map(\.range)
+        let features = windows.map { SegmentFeatures(points: points[$0]) }
         for (k, vector) in Self.vectors(features).enumerated() {
-            let w = windows[k]
-            let label = w.rule ? (ActivityClass.vehicle, 1.0) : classify(features[k], vector: vector)
-            for i in (w.range.lowerBound + 1)...w.range.upperBound { labels[i - lo] = label }
+            let (activity, p) = classify(features[k], vector: vector)
+            let label = (activity: activity, confidence: p)
+            for i in (windows[k].lowerBound + 1)...windows[k].upperBound { labels[i - lo] = label }
         }
         return labels
     }
