@@ -6,13 +6,14 @@ import Tracking
 /// classifier), dropouts longer than a window gap, and recording faults (duplicate and
 /// out-of-order times, spikes, invalid fixes), with elevation and heart rate sometimes missing.
 enum RandomRuns {
-    static func track(seed: UInt64, minutes: Double) -> [TrackPoint] {
+    static func track(seed: UInt64, minutes: Double, interval fixedInterval: Double? = nil) -> [TrackPoint] {
         var rng = SeededGenerator(seed: seed)
         var points: [TrackPoint] = []
         var t = 1_780_000_000.0, lat = 48.2 + rng.uniform(-1, 1), lon = 16.37 + rng.uniform(-1, 1)
         var bearing = rng.uniform(0, 360), height = rng.uniform(100, 400), hr = 140.0
         let hasElevation = rng.bernoulli(0.8), hasHeartRate = rng.bernoulli(0.7)
-        let interval = rng.bernoulli(0.8) ? 1.0 : rng.uniform(2, 5)
+        let drawn = rng.bernoulli(0.8) ? 1.0 : rng.uniform(2, 5)
+        let interval = fixedInterval ?? drawn
         let end = t + minutes * 60
         while t < end {
             // One leg: (speed in m/s as a function of elapsed seconds, duration in s, jitter in m)
