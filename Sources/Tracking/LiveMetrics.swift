@@ -8,7 +8,7 @@ public struct LiveMetrics: Sendable, Equatable {
     public var startTime: EpochSeconds = 0
     /// Last kept fix, Unix seconds (0 when there is none).
     public var endTime: EpochSeconds = 0
-    /// Moving distance in metres, ≥ 0.
+    /// Distance in metres, ≥ 0 (as `RunMetrics.distance`, record 0151).
     public var distance: Meters = 0
     /// endTime − startTime in seconds, ≥ 0.
     public var elapsed: Seconds = 0
@@ -57,9 +57,7 @@ public struct LiveMetrics: Sendable, Equatable {
         averagePace = Pace.secondsPerKm(distance: distance, duration: elapsed)
         movingPace = Pace.secondsPerKm(distance: distance, duration: moving)
         splits = finished
-        if t.distance - t.splitStart > 1e-3 {
-            splits.append(Split(index: t.splitCount + 1, distance: t.distance - t.splitStart, duration: t.splitDuration))
-        }
+        if let last = t.splits.last(total: t.distance) { splits.append(last) }
         elevationGain = t.elevation.gain
         elevationLoss = t.elevation.loss
         if let weightKg { calories = configuration.runningCostKcalPerKgKm * weightKg * distance / 1000 }

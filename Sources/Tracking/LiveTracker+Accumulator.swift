@@ -1,31 +1,51 @@
 import RunusCore
 
-/// Everything of the run record that is a running total: the loop of `RunMetrics.init` (as of
-/// record 0160) one segment at a time, on segments whose vehicle flag is decided. Small (no
-/// arrays but the best efforts'), so that it can be saved before a trailing vehicle part.
+/// Everything of the run record that is a running total: the loop of `RunMetrics.init` one
+/// segment at a time, on segments whose vehicle flag is decided, with the batch's own
+/// `JitterFilter` (record 0150) and `AutoPause` (0151) fed the same points in the same order.
+/// A segment is added to the totals once `AutoPause` has decided its moving flag (about
+/// `pauseWindowHalfWidth` seconds later); until then it waits in `waiting`, and `finish` decides
+/// those with `AutoPause.pendingFlags`, as batch does on the same prefix. Small (no arrays but
+/// the few waiting segments, the auto-pause window and the best efforts'), so that it can be
+/// saved before a trailing vehicle part.
 struct LiveTotals: Sendable {
-    /// First and newest fix of the run (after leading vehicle parts).
+    /// A segment whose moving flag `AutoPause` has not decided yet.
+    private struct Waiting: Sendable {
+        var point: TrackPoint
+        /// What the jitter filter adds at this fix, metres ≥ 0.
+        var step: Meters
+        var vehicle: Bool
+    }
+
+    /// First fix of the run (after leading vehicle parts), the newest one appended, and the
+    /// newest one whose segment is in the totals.
     var first: TrackPoint
     var newest: TrackPoint
-    var pause = AutoPause()
-    /// Moving distance in metres and moving time in seconds.
+    private var added: TrackPoint
+    private var pause: AutoPause
+    private var jitter: JitterFilter
+    private var waiting: [Waiting] = []
+    private var waitingHead = 0
+    /// Distance in metres (record 0151) and moving time in seconds.
     var distance: Meters = 0
     var moving: Seconds = 0
     /// Heart rate: time-weighted sum (bpm·s) and its seconds; plain sum and count of samples.
     var hrWeighted = 0.0, hrSeconds = 0.0, hrSum = 0.0, hrCount = 0
     var elevation: ElevationHysteresis
-    /// Start of the current split in metres, its moving time so far, and finished splits.
-    var splitStart: Meters = 0
-    var splitDuration: Seconds = 0
-    var splitCount = 0
+    var splits: LiveSplits
     var efforts: [LiveBestEffort]
     /// Profile entries of the run.
     var profileCount = 0
 
     init<S: LiveProfileStorage>(first p: TrackPoint, configuration: MetricsConfiguration, effortDistances: [Meters],
                                 storage: inout S) {
-        first = p; newest = p
+        first = p; newest = p; added = p
+        pause = AutoPause(configuration: configuration)
+        jitter = JitterFilter(radius: configuration.jitterRadius)
+        _ = jitter.append(latitude: p.latitude, longitude: p.longitude)
+        pause.append(p)
         elevation = ElevationHysteresis(threshold: configuration.elevationThreshold)
+        splits = LiveSplits(length: configuration.splitLength)
         efforts = effortDistances.map(LiveBestEffort.init(length:))
         if let h = p.heartRate { hrSum += h; hrCount += 1 }
         elevation.add(p.elevation)
@@ -34,98 +54,108 @@ struct LiveTotals: Sendable {
         for e in efforts.indices { efforts[e].advance(storage) }
     }
 
-    /// One segment from `newest` to `step.point`, with its vehicle flag.
-    mutating func add<S: LiveProfileStorage>(_ step: LiveStep, vehicle: Bool, configuration: MetricsConfiguration,
+    /// Segments appended whose moving flag is not decided yet.
+    var undecided: Int { waiting.count - waitingHead }
+
+    /// The segment from `newest` to `p`, with its vehicle flag.
+    mutating func add<S: LiveProfileStorage>(_ p: TrackPoint, vehicle: Bool, configuration: MetricsConfiguration,
                                              storage: inout S) {
-        let q = newest, p = step.point, d = step.distance
+        newest = p
+        waiting.append(Waiting(point: p, step: jitter.append(latitude: p.latitude, longitude: p.longitude), vehicle: vehicle))
+        for flag in pause.append(p) { addFront(moving: flag, configuration: configuration, storage: &storage) }
+        if waitingHead >= 32 && waitingHead * 2 >= waiting.count {
+            waiting.removeFirst(waitingHead)
+            waitingHead = 0
+        }
+    }
+
+    /// Decides the waiting segments as if the run ended at `newest`.
+    mutating func finish<S: LiveProfileStorage>(configuration: MetricsConfiguration, storage: inout S) {
+        let flags = pause.pendingFlags()
+        precondition(flags.count == undecided, "LiveTotals: \(flags.count) pending flags for \(undecided) waiting segments")
+        for flag in flags { addFront(moving: flag, configuration: configuration, storage: &storage) }
+    }
+
+    /// The body of `RunMetrics.init`'s loop for the oldest waiting segment.
+    private mutating func addFront<S: LiveProfileStorage>(moving flag: Bool, configuration: MetricsConfiguration,
+                                                          storage: inout S) {
+        let w = waiting[waitingHead]
+        waitingHead += 1
+        let q = added, p = w.point
         let dt = p.time - q.time
-        let counts = pause.update(speed: d / dt, configuration: configuration) && !vehicle
+        let isMoving = flag && !w.vehicle
+        if isMoving { moving += dt }
         let d0 = distance
-        if counts { distance += d; moving += dt }
+        if !w.vehicle && (isMoving || !configuration.distanceOnlyWhileMoving) { distance += w.step }
         if let h0 = q.heartRate, let h1 = p.heartRate { hrWeighted += (h0 + h1) / 2 * dt; hrSeconds += dt }
         if let h = p.heartRate { hrSum += h; hrCount += 1 }
         elevation.add(p.elevation)
-        storage.append(time: p.time, distance: distance, moving: counts)
+        storage.append(time: p.time, distance: distance, moving: isMoving)
         profileCount += 1
-        if counts && distance > d0 { addToSplits(d0, distance, dt, length: configuration.splitLength, storage: &storage) }
+        splits.add(from: d0, to: distance, seconds: dt, moving: isMoving, storage: &storage)
         for e in efforts.indices { efforts[e].advance(storage) }
-        newest = p
-    }
-
-    /// `RunMetrics.splits` with `DistanceProfile.movingDuration`, summed split by split in
-    /// segment order (the same terms in the same order, so the same sums).
-    private mutating func addToSplits<S: LiveProfileStorage>(_ d0: Meters, _ d1: Meters, _ dt: Seconds, length: Meters,
-                                                            storage: inout S) {
-        while true {
-            let end = splitStart + length
-            let overlap = min(end, d1) - max(splitStart, d0)
-            if overlap > 0 { splitDuration += dt * overlap / (d1 - d0) }
-            guard d1 >= end else { return }
-            splitCount += 1
-            storage.appendSplit(Split(index: splitCount, distance: end - splitStart, duration: splitDuration))
-            splitStart = end
-            splitDuration = 0
-        }
+        added = p
     }
 }
 
-/// The motion stage: leading vehicle parts skipped, trailing ones held back (a run's record ends
-/// where the runner last left a vehicle; a vehicle part in the middle counts neither distance
-/// nor moving time), then `LiveTotals`.
-struct LiveRunStage<Storage: LiveProfileStorage>: LiveSegmentSink {
-    let configuration: MetricsConfiguration
-    let effortDistances: [Meters]
-    var storage: Storage
-    private enum Phase: Sendable { case empty, leading(TrackPoint), running }
-    private var phase = Phase.empty
-    private(set) var totals: LiveTotals?
-    /// The totals before the current trailing run of vehicle segments, if any.
-    private(set) var committed: LiveTotals?
+/// `RunMetrics.splits` over `DistanceProfile.movingDuration`, split by split as segments come:
+/// each split's duration is the sum of the same terms in the same (segment) order, so the same
+/// floating-point sum. A split is final once the distance passes its end by more than 1 mm
+/// (batch's rounding rule); until then two sums are kept, one ending at the split's nominal end
+/// and one open-ended (the partial last split, ending at the total), and the moving segments that
+/// reach past the nominal end are kept to start the next split with.
+struct LiveSplits: Sendable {
+    /// A moving segment's part in the splits: from and to cumulative distance (m), seconds.
+    private struct Term: Sendable { var d0: Meters, d1: Meters, dt: Seconds }
 
-    init(configuration: MetricsConfiguration, effortDistances: [Meters], storage: Storage) {
-        self.configuration = configuration
-        self.effortDistances = effortDistances
-        self.storage = storage
-    }
+    /// Split length in metres, > 0.
+    let length: Meters
+    /// Start of the current split in metres, and the splits finished before it.
+    private(set) var start: Meters = 0
+    private(set) var count = 0
+    /// Moving time of the current split to its nominal end, and to the end of the run (s).
+    private var toEnd: Seconds = 0
+    private(set) var open: Seconds = 0
+    /// Moving segments that reach past the current split's nominal end.
+    private var beyond: [Term] = []
 
-    /// The same stage writing into `storage` (a snapshot's overlay).
-    init<Other>(copying other: LiveRunStage<Other>, storage: Storage) {
-        configuration = other.configuration
-        effortDistances = other.effortDistances
-        self.storage = storage
-        switch other.phase {
-        case .empty: phase = .empty
-        case .leading(let p): phase = .leading(p)
-        case .running: phase = .running
-        }
-        totals = other.totals
-        committed = other.committed
-    }
+    init(length: Meters) { self.length = length }
 
-    mutating func accept(_ step: LiveStep, vehicle: Bool) {
-        switch phase {
-        case .empty:
-            phase = .leading(step.point)
-        case .leading(let q):
-            guard !vehicle else { phase = .leading(step.point); return }
-            start(q)
-            totals!.add(step, vehicle: false, configuration: configuration, storage: &storage)
-        case .running:
-            if vehicle { if committed == nil { committed = totals } } else { committed = nil }
-            totals!.add(step, vehicle: vehicle, configuration: configuration, storage: &storage)
+    /// One segment from `d0` to `d1` metres (cumulative, d0 ≤ d1) lasting `dt` seconds.
+    mutating func add<S: LiveProfileStorage>(from d0: Meters, to d1: Meters, seconds dt: Seconds, moving: Bool,
+                                             storage: inout S) {
+        if moving { accumulate(Term(d0: d0, d1: d1, dt: dt)) }
+        while d1 - (start + length) > 1e-3 {
+            let end = start + length
+            count += 1
+            storage.appendSplit(Split(index: count, distance: end - start, duration: toEnd))
+            start = end
+            toEnd = 0; open = 0
+            let carried = beyond
+            beyond = []
+            for t in carried { accumulate(t) }
         }
     }
 
-    private mutating func start(_ q: TrackPoint) {
-        phase = .running
-        totals = LiveTotals(first: q, configuration: configuration, effortDistances: effortDistances, storage: &storage)
+    /// The partial last split of a run whose distance is `total` metres, if batch makes one.
+    func last(total: Meters) -> Split? {
+        total - start > 1e-3 ? Split(index: count + 1, distance: total - start, duration: open) : nil
     }
 
-    /// The totals of the run as if it ended now (a lone fix starts one).
-    mutating func finish() -> LiveTotals? {
-        if case .leading(let q) = phase { start(q) }
-        return committed ?? totals
+    /// `movingDuration`'s term for this split, to its nominal end and to the run's end.
+    private mutating func accumulate(_ t: Term) {
+        let a = start, e = start + length
+        if t.d1 > t.d0 {
+            let overlap = min(e, t.d1) - max(a, t.d0)
+            if overlap > 0 { toEnd += t.dt * overlap / (t.d1 - t.d0) }
+            let overlapOpen = t.d1 - max(a, t.d0)
+            if overlapOpen > 0 { open += t.dt * overlapOpen / (t.d1 - t.d0) }
+            if t.d1 > e { beyond.append(t) }
+        } else {
+            // A segment that adds no distance counts where it sits (record 0150).
+            if t.d0 >= a && t.d0 < e { toEnd += t.dt }
+            if t.d0 >= a { open += t.dt }
+            if t.d0 >= e { beyond.append(t) }
+        }
     }
 }
-
-extension LiveRunStage: Sendable where Storage: Sendable {}

@@ -18,8 +18,8 @@ public protocol LiveCleaningStage: Sendable {
     var provisional: [TrackPoint] { get }
 }
 
-/// `LiveCleaningStage` for the spike filter of record 0101: the rules of `StreamingCleaner`
-/// (and so of `Track.cleaned`) as of record 0160, with the pending fix exposed. A fix is
+/// `LiveCleaningStage` for the spike filters of records 0101 and 0152: the rules of
+/// `Track.cleaned` (the spike test is its own `Track.isSpike`), with the pending fix exposed. A fix is
 /// settled once the next valid fix arrives; only the first three valid fixes wait together, for
 /// the leading-spike test. When the cleaner changes, this stage is what to replace (its test
 /// checks it against `Track.cleaned` at every prefix).
@@ -64,8 +64,7 @@ public struct SpikeCleaningStage: LiveCleaningStage {
     /// Settles the pending fix now that `q` follows it (or drops it as a spike); `q` is pending.
     private mutating func advance<S: CleanedFixSink>(_ q: TrackPoint, into sink: inout S) {
         if let p = pending {
-            if let last = lastSettled, speed(last, p) > configuration.maxSpeed,
-               speed(p, q) > configuration.maxSpeed, speed(last, q) <= configuration.maxSpeed {
+            if let last = lastSettled, Track.isSpike(last, p, q, configuration: configuration) {
                 // a spike: dropped
             } else {
                 lastSettled = p
@@ -75,8 +74,5 @@ public struct SpikeCleaningStage: LiveCleaningStage {
         pending = q
     }
 
-    private func speed(_ a: TrackPoint, _ b: TrackPoint) -> Double {
-        Geodesy.localDistance(latitude1: a.latitude, longitude1: a.longitude,
-                              latitude2: b.latitude, longitude2: b.longitude) / (b.time - a.time)
-    }
+    private func speed(_ a: TrackPoint, _ b: TrackPoint) -> Double { Track.speed(a, b) }
 }

@@ -9,6 +9,8 @@ protocol LiveProfileStorage {
     func distance(_ i: Int) -> Meters
     mutating func append(time: EpochSeconds, distance: Meters, moving: Bool)
     mutating func appendSplit(_ split: Split)
+    /// Keeps the first `count` entries and the first `splits` splits.
+    mutating func truncate(count: Int, splits: Int)
 }
 
 /// The decided profile: cleaned fixes of the run so far, and the splits finished on them.
@@ -25,31 +27,48 @@ struct LiveProfileArrays: LiveProfileStorage, Sendable {
         times.append(time); distances.append(distance); self.moving.append(moving)
     }
     mutating func appendSplit(_ split: Split) { splits.append(split) }
+    mutating func truncate(count n: Int, splits k: Int) {
+        times.removeLast(times.count - n); distances.removeLast(distances.count - n); moving.removeLast(moving.count - n)
+        splits.removeLast(splits.count - k)
+    }
 }
 
-/// `base` read-only, then what a snapshot adds.
+/// The first `baseCount` entries (and `baseSplits` splits) of `base`, read-only, then what a
+/// snapshot adds.
 struct LiveProfileOverlay: LiveProfileStorage {
     let base: LiveProfileArrays
+    private var baseCount: Int, baseSplits: Int
     var extra = LiveProfileArrays()
 
-    var count: Int { base.count + extra.count }
-    func time(_ i: Int) -> EpochSeconds { i < base.count ? base.times[i] : extra.times[i - base.count] }
-    func distance(_ i: Int) -> Meters { i < base.count ? base.distances[i] : extra.distances[i - base.count] }
+    init(base: LiveProfileArrays) {
+        self.base = base
+        baseCount = base.count
+        baseSplits = base.splits.count
+    }
+
+    var count: Int { baseCount + extra.count }
+    func time(_ i: Int) -> EpochSeconds { i < baseCount ? base.times[i] : extra.times[i - baseCount] }
+    func distance(_ i: Int) -> Meters { i < baseCount ? base.distances[i] : extra.distances[i - baseCount] }
     mutating func append(time: EpochSeconds, distance: Meters, moving: Bool) {
         extra.append(time: time, distance: distance, moving: moving)
     }
     mutating func appendSplit(_ split: Split) { extra.appendSplit(split) }
+    mutating func truncate(count n: Int, splits k: Int) {
+        extra.truncate(count: max(0, n - baseCount), splits: max(0, k - baseSplits))
+        baseCount = min(baseCount, n)
+        baseSplits = min(baseSplits, k)
+    }
 
     /// The first `count` profile entries and first `splits` splits.
     func profile(count n: Int) -> DistanceProfile {
-        let k = min(n, base.count)
+        let k = min(n, baseCount)
         return DistanceProfile(times: Array(base.times[..<k]) + extra.times.prefix(n - k),
                                distances: Array(base.distances[..<k]) + extra.distances.prefix(n - k),
                                moving: Array(base.moving[..<k]) + extra.moving.prefix(n - k))
     }
 
     func splits(count n: Int) -> [Split] {
-        let k = min(n, base.splits.count)
+        let k = min(n, baseSplits)
         return Array(base.splits[..<k]) + extra.splits.prefix(n - k)
     }
 }

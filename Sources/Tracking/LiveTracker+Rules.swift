@@ -1,25 +1,8 @@
 import RunusCore
 
-// The per-step rules of a run record, one segment or one height at a time. `LiveTracker` uses
-// them; they mirror the loop of `RunMetrics.init` and `RunMetrics.elevationChange` as of record
-// 0160, so that batch can call them too and the two cannot drift apart.
-
-/// Auto-pause with hysteresis (record 0102): a run starts moving; while moving, a segment slower
-/// than `pauseSpeed` pauses; while paused, a segment faster than `resumeSpeed` resumes.
-public struct AutoPause: Sendable, Equatable {
-    /// Whether the last segment left the run moving.
-    public private(set) var isMoving = true
-
-    public init() {}
-
-    /// Feeds one segment's speed in m/s (≥ 0) and returns whether that segment is in the moving
-    /// state (it then counts, unless it is a vehicle part: record 0106).
-    public mutating func update(speed: Double, configuration: MetricsConfiguration) -> Bool {
-        if isMoving && speed < configuration.pauseSpeed { isMoving = false }
-        else if !isMoving && speed > configuration.resumeSpeed { isMoving = true }
-        return isMoving
-    }
-}
+// Elevation one height at a time for `LiveTracker`; it mirrors `RunMetrics.elevationChange`
+// (record 0103), so that batch can call it too and the two cannot drift apart. Auto-pause and
+// the jitter filter are shared with batch already (`AutoPause`, `JitterFilter`).
 
 /// Elevation gain and loss with hysteresis (record 0103), one height at a time: a turn counts
 /// only once the height has moved `threshold` metres from the reference; in a confirmed

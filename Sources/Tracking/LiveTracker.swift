@@ -60,7 +60,7 @@ public struct LiveTracker: Sendable {
     public func snapshot() -> LiveMetrics {
         var tail = decidedTail()
         let totals = tail.run.finish()
-        let count = totals?.splitCount ?? 0
+        let count = totals?.splits.count ?? 0
         return LiveMetrics(totals: totals, splits: tail.run.storage.splits(count: count), weightKg: weightKg,
                            configuration: configuration)
     }
@@ -75,7 +75,7 @@ public struct LiveTracker: Sendable {
 
     /// Fixes whose part of the record is not decided yet (cleaning's and the vehicle stage's
     /// tail): what a snapshot recomputes. Bounded by the stages' holding times, not by the run.
-    public var undecided: Int { cleaner.provisional.count + downstream.vehicles.undecided }
+    public var undecided: Int { cleaner.provisional.count + downstream.vehicles.undecided + downstream.run.undecided }
 
     /// Elementary steps done by `append` so far (fixes through each stage, fixes read for window
     /// features, best-effort pointer moves): linear in the fixes appended.
