@@ -201,7 +201,7 @@ struct LivePartStage: Sendable {
             if time(s) - time(s - 1) > windowing.maxGap {
                 let part = parts[partHead]
                 if let l = previousLabel { label = l }
-                else if part.firstWindow < windowCount, let l = windows[part.firstWindow - windowsBase].label { label = l }
+                else if part.firstWindow < part.endWindow ?? windowCount, let l = windows[part.firstWindow - windowsBase].label { label = l }
                 else if part.endWindow == part.firstWindow { label = .stationary }
                 else { return }
             } else {
