@@ -97,6 +97,20 @@ struct LiveTrackerTests {
         }
     }
 
+    /// The knobs of records 0150–0152 away from their defaults: distance only while moving, no
+    /// jitter filter or a wide one, per-segment or 10 s auto-pause windows, a tight acceleration
+    /// limit, and 37.5 m splits (many splits, and dropouts whose one segment spans several).
+    @Test("with the distance, jitter, auto-pause and acceleration knobs changed, live still equals batch",
+          arguments: [(31, 0, 0, true), (32, 8, 10, false)] as [(UInt64, Double, Double, Bool)])
+    func distanceKnobs(seed: UInt64, jitterRadius: Double, halfWidth: Double, onlyWhileMoving: Bool) {
+        let configuration = MetricsConfiguration(maxAcceleration: 1.5, pauseWindowHalfWidth: halfWidth, jitterRadius: jitterRadius,
+                                                 distanceOnlyWhileMoving: onlyWhileMoving, splitLength: 37.5)
+        let points = RandomRuns.track(seed: seed, minutes: 30)
+        let result = Self.compare(points, at: Self.checkpoints(count: points.count, dense: 150, stride: 17),
+                                  configuration: configuration, label: "seed \(seed) (knobs)")
+        #expect(result.failures == 0)
+    }
+
     @Test("empty, one-fix and all-vehicle tracks")
     func edges() {
         #expect(LiveTracker().snapshot() == LiveMetrics(RunMetrics(track: Track(points: [])), effortDistances: LiveTracker.defaultEffortDistances))
@@ -125,9 +139,12 @@ struct LiveTrackerCostTests {
             maxUndecided = max(maxUndecided, live.undecided)
             if p.time - start >= Double(workAtHour.count + 1) * 3600 { workAtHour.append((live.appended, live.work)) }
         }
-        // Bound: rule stage 50 s + classifier windows (5 × 120 s + 60 s) + a vehicle stretch
-        // under 360 s ≈ 1,070 s; at 1 Hz with ±20 % jitter, fewer than 1,300 fixes.
-        #expect(maxUndecided <= 1_300, "max undecided \(maxUndecided)")
+        // Bound (record 0160): rule stage 50 s + classifier windows (a window's label waits for
+        // the 10 windows of its wide context, record 0146: 11 × 120 s + 180 s for the forming
+        // one) + a vehicle stretch under 360 s + auto-pause 5 s ≈ 1,915 s, plus any rule-flagged
+        // stretch among those windows (it waits behind them; the random car legs last up to
+        // 700 s): at 1 Hz with ±20 % jitter, fewer than 2,600 fixes. Measured: 1,263.
+        #expect(maxUndecided <= 2_600, "max undecided \(maxUndecided)")
         // Per fix, whatever the hour: one step per stage, about one fix read for window
         // features, and at most three pointer moves for each of the 8 best efforts: ≤ 28.
         let hours = zip(workAtHour, [(0, 0)] + workAtHour).map { (fixes: $0.fixes - $1.0, work: $0.work - $1.1) }
