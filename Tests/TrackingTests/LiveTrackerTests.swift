@@ -126,7 +126,7 @@ struct LiveTrackerCostTests {
     /// Amortised O(1), shown by counting rather than timing: over a 3-hour track at about 1 Hz
     /// with every kind of leg, the work per fix stays flat as the run grows, and the undecided
     /// tail a snapshot recomputes stays under a bound set by the stages' holding times (record
-    /// 0160: about 16 minutes of fixes), however long the run.
+    /// 0160: about 32 minutes of fixes, plus a rule-flagged stretch among them), however long the run.
     @Test("work per fix is flat and the undecided tail is bounded", arguments: [31] as [UInt64])
     func amortisedConstant(seed: UInt64) {
         let points = RandomRuns.track(seed: seed, minutes: 200, interval: 1)
