@@ -22,8 +22,8 @@ public struct ActivityClassifier: Sendable {
     /// Names of the forest's inputs: the window's own `SegmentFeatures`, then its context.
     public static let featureNames = SegmentFeatures.names + [
         "context_speed_p95_max_mps", "context_speed_p50_median_mps", "context_stop_fraction_mean",
-        "context_accel_p90_median_mps2", "context_sustained_30s_max_mps",
-        "wide_context_sustained_60s_max_mps", "wide_context_chord_speed_p50_median_mps",
+        "context_accel_p90_median_mps2", "context_sustained_30s_median_mps",
+        "wide_context_sustained_60s_median_mps", "wide_context_chord_speed_p50_median_mps",
     ]
     /// Windows on each side whose features form a window's context (3: about ±6 minutes; a
     /// bus stop or a traffic jam looks like walking alone, not next to a fast stretch).
@@ -37,8 +37,8 @@ public struct ActivityClassifier: Sendable {
     public static func vectors(_ features: [SegmentFeatures]) -> [[Double]] {
         func index(_ name: String) -> Int { SegmentFeatures.names.firstIndex(of: name)! }
         let p95 = index("speed_p95_mps"), p50 = index("speed_p50_mps"), stop = index("stop_fraction")
-        let accel = index("accel_p90_mps2"), s30 = index("sustained_speed_30s_max_mps")
-        let s60 = index("sustained_speed_60s_max_mps"), chord = index("chord_speed_30s_p50_mps")
+        let accel = index("accel_p90_mps2"), s30 = index("sustained_speed_30s_p90_mps")
+        let s60 = index("sustained_speed_60s_p90_mps"), chord = index("chord_speed_30s_p50_mps")
         func median(_ xs: [Double]) -> Double { SegmentFeatures.percentile(xs.sorted(), 0.5) }
         let last = features.count - 1
         return features.indices.map { i in
@@ -47,8 +47,8 @@ public struct ActivityClassifier: Sendable {
             return features[i].values + [
                 near.map { $0.values[p95] }.max()!, median(near.map { $0.values[p50] }),
                 near.map { $0.values[stop] }.reduce(0, +) / Double(near.count), median(near.map { $0.values[accel] }),
-                near.map { $0.values[s30] }.max()!,
-                wide.map { $0.values[s60] }.max()!, median(wide.map { $0.values[chord] }),
+                median(near.map { $0.values[s30] }),
+                median(wide.map { $0.values[s60] }), median(wide.map { $0.values[chord] }),
             ]
         }
     }

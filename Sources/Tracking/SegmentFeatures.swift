@@ -9,7 +9,7 @@ public struct SegmentFeatures: Sendable, Equatable {
         "speed_p10_mps", "speed_p50_mps", "speed_p85_mps", "speed_p95_mps", "mean_speed_mps",
         "speed_cv", "accel_p50_mps2", "accel_p90_mps2", "jerk_p90_mps3", "heading_rate_rad_per_100m",
         "stop_fraction", "stops_per_km", "median_dt_s", "straightness",
-        "sustained_speed_30s_max_mps", "sustained_speed_60s_max_mps", "chord_speed_30s_p50_mps", "stop_duration_mean_s",
+        "sustained_speed_30s_p90_mps", "sustained_speed_60s_p90_mps", "chord_speed_30s_p50_mps", "stop_duration_mean_s",
     ]
     /// Spans in seconds over which sustained (chord) speeds are taken (record 0146): GPS jitter
     /// of a few metres cannot fake a fast 30 s chord the way it fakes a fast 1 s step.
@@ -96,7 +96,8 @@ public struct SegmentFeatures: Sendable, Equatable {
             Double(stops) / max(path / 1000, 0.1),
             Self.percentile(dts.sorted(), 0.5),
             path > 0 ? net / path : 0,
-            sustained30.max() ?? 0, sustained60.max() ?? 0, Self.percentile(sustained30.sorted(), 0.5),
+            Self.percentile(sustained30.sorted(), 0.9), Self.percentile(sustained60.sorted(), 0.9),
+            Self.percentile(sustained30.sorted(), 0.5),
             stops > 0 ? stoppedTime / Double(stops) : 0,
         ]
         netSpeed = net / duration
