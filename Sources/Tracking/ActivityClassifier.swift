@@ -22,46 +22,35 @@ public struct ActivityClassifier: Sendable {
     /// Names of the forest's inputs: the window's own `SegmentFeatures`, then its context.
     public static let featureNames = SegmentFeatures.names + [
         "context_speed_p95_max_mps", "context_speed_p50_median_mps", "context_stop_fraction_mean",
-        "context_accel_p90_median_mps2", "context_sustained_30s_max_mps",
-        "wide_context_sustained_60s_max_mps", "wide_context_chord_speed_p50_median_mps",
+        "context_accel_p90_median_mps2",
     ]
     /// Windows on each side whose features form a window's context (3: about ±6 minutes; a
     /// bus stop or a traffic jam looks like walking alone, not next to a fast stretch).
     public static let contextWindows = 3
-    /// Windows on each side of the wide context (10: about ±20 minutes, record 0146).
-    public static let wideContextWindows = 10
 
-    /// Forest inputs of consecutive windows of one track: each window's features followed by
-    /// summaries over the windows within `contextWindows` (and `wideContextWindows`) of it,
-    /// itself included.
+    /// Forest inputs of consecutive windows of one part of a track: each window's features
+    /// followed by summaries over the windows within `contextWindows` of it (itself included).
     public static func vectors(_ features: [SegmentFeatures]) -> [[Double]] {
-        func index(_ name: String) -> Int { SegmentFeatures.names.firstIndex(of: name)! }
-        let p95 = index("speed_p95_mps"), p50 = index("speed_p50_mps"), stop = index("stop_fraction")
-        let accel = index("accel_p90_mps2"), s30 = index("sustained_speed_30s_max_mps")
-        let s60 = index("sustained_speed_60s_max_mps"), chord = index("chord_speed_30s_p50_mps")
+        let p95 = SegmentFeatures.names.firstIndex(of: "speed_p95_mps")!
+        let p50 = SegmentFeatures.names.firstIndex(of: "speed_p50_mps")!
+        let stop = SegmentFeatures.names.firstIndex(of: "stop_fraction")!
+        let accel = SegmentFeatures.names.firstIndex(of: "accel_p90_mps2")!
         func median(_ xs: [Double]) -> Double { SegmentFeatures.percentile(xs.sorted(), 0.5) }
-        let last = features.count - 1
         return features.indices.map { i in
-            let near = features[max(0, i - contextWindows)...min(last, i + contextWindows)]
-            let wide = features[max(0, i - wideContextWindows)...min(last, i + wideContextWindows)]
+            let near = features[max(0, i - contextWindows)...min(features.count - 1, i + contextWindows)]
             return features[i].values + [
                 near.map { $0.values[p95] }.max()!, median(near.map { $0.values[p50] }),
                 near.map { $0.values[stop] }.reduce(0, +) / Double(near.count), median(near.map { $0.values[accel] }),
-                near.map { $0.values[s30] }.max()!,
-                wide.map { $0.values[s60] }.max()!, median(wide.map { $0.values[chord] }),
             ]
         }
     }
 
-    /// Labelled training inputs from one track of known `activity` (times increasing), windowed
-    /// as `labels` windows it: the windows the speed rule leaves to the classifier, with their
-    /// context over those windows. Stationary windows are left out (the rule decides them).
+    /// Labelled training inputs from one track of known `activity` (times increasing): its
+    /// windows' vectors, stationary windows left out (the rule decides them).
     public static func trainingExamples(_ points: [TrackPoint], activity: ActivityClass,
                                         windowing: Windowing = Windowing()) -> [(values: [Double], activity: ActivityClass)] {
         guard points.count >= 2 else { return [] }
-        let rule = Track(points: points).vehicleSpeedRule()
-        let windows = windowing.windows(points, from: 0, through: points.count - 1, ruleVehicle: rule).filter { !$0.rule }
-        let features = windows.map { SegmentFeatures(points: points[$0.range]) }
+        let features = windowing.windows(points, from: 0, through: points.count - 1).map { SegmentFeatures(points: points[$0]) }
         return zip(features, vectors(features)).compactMap { f, v in
             f.netSpeed >= windowing.stationarySpeed ? (v, activity) : nil
         }
@@ -90,53 +79,28 @@ public struct ActivityClassifier: Sendable {
     /// covering points lo+1…hi.
     public func segments(_ points: [TrackPoint], from lo: Int, through hi: Int) -> [ActivitySegment] {
         guard hi > lo else { return [] }
-        let labels = self.labels(points, from: lo, through: hi, ruleVehicle: nil)
-        return Self.merge(labels, from: lo, part: lo...hi)
-    }
-
-    /// Label and confidence of every segment of `points[lo...hi]` (element k is the segment
-    /// ending at point lo+k; element 0 and segments across a long gap are nil). When
-    /// `ruleVehicle` (indexed like `points`) is given, windows never straddle a change of it and
-    /// flagged windows are `vehicle` with confidence 1; the context of the other windows spans
-    /// all unflagged windows of the track, across the flagged stretches but never including
-    /// them (record 0146: the slow parts of a bus ride see each other; a run after a drive does
-    /// not see the drive, which no single-activity training track would teach it to ignore).
-    public func labels(_ points: [TrackPoint], from lo: Int, through hi: Int,
-                       ruleVehicle: [Bool]?) -> [(activity: ActivityClass, confidence: Double)?] {
-        var labels = [(activity: ActivityClass, confidence: Double)?](repeating: nil, count: hi - lo + 1)
-        guard hi > lo else { return labels }
-        let all = ruleVehicle.map { windowing.windows(points, from: lo, through: hi, ruleVehicle: $0) }
-            ?? windowing.windows(points, from: lo, through: hi).map { (range: $0, rule: false) }
-        for w in all where w.rule {
-            for i in (w.range.lowerBound + 1)...w.range.upperBound { labels[i - lo] = (.vehicle, 1) }
-        }
-        let windows = all.filter { !$0.rule }.map(\.range)
+        var labels = [ActivityClass?](repeating: nil, count: hi - lo + 1)
+        var confidence = [Double](repeating: 1, count: hi - lo + 1)
+        let windows = windowing.windows(points, from: lo, through: hi)
         let features = windows.map { SegmentFeatures(points: points[$0]) }
         for (k, vector) in Self.vectors(features).enumerated() {
+            let w = windows[k]
             let (activity, p) = classify(features[k], vector: vector)
-            let label = (activity: activity, confidence: p)
-            for i in (windows[k].lowerBound + 1)...windows[k].upperBound { labels[i - lo] = label }
+            for i in (w.lowerBound + 1)...w.upperBound { labels[i - lo] = activity; confidence[i - lo] = p }
         }
-        return labels
-    }
-
-    /// Segments of `part` (a point range inside lo…, as `labels` indexes them), neighbours with
-    /// equal labels merged: unlabelled (gap) segments take the label before them in the part,
-    /// else the first after, else stationary.
-    public static func merge(_ labels: [(activity: ActivityClass, confidence: Double)?], from lo: Int,
-                             part: ClosedRange<Int>) -> [ActivitySegment] {
-        guard part.upperBound > part.lowerBound else { return [] }
-        let range = (part.lowerBound + 1)...part.upperBound
-        let first = range.lazy.compactMap { labels[$0 - lo] }.first ?? (.stationary, 1)
-        var previous = first
+        // Gap segments: the label before them, else the first label after, else stationary.
+        var previous: ActivityClass? = nil
+        for k in 1..<labels.count {
+            if let l = labels[k] { previous = l } else if let previous { labels[k] = previous }
+        }
+        let firstLabel = labels.dropFirst().first { $0 != nil } ?? nil
         var result: [ActivitySegment] = []
-        var start = range.lowerBound
-        for i in range {
-            let current = labels[i - lo] ?? previous
-            previous = current
-            let next = i < range.upperBound ? labels[i + 1 - lo] ?? current : nil
-            if next?.activity != current.activity {
-                result.append(ActivitySegment(range: start...i, activity: current.activity, confidence: current.confidence))
+        var start = lo + 1
+        for i in (lo + 1)...hi {
+            let current = labels[i - lo] ?? firstLabel ?? .stationary
+            let next = i < hi ? labels[i + 1 - lo] ?? firstLabel ?? .stationary : nil
+            if next != current {
+                result.append(ActivitySegment(range: start...i, activity: current, confidence: confidence[i - lo]))
                 start = i + 1
             }
         }
@@ -155,21 +119,6 @@ public struct ActivityClassifier: Sendable {
         public var stationarySpeed = 0.3
 
         public init() {}
-
-        /// Windows of `points[lo...hi]` that never straddle a change of `ruleVehicle` (element i:
-        /// the segment ending at point i is flagged), each with its flag, in track order.
-        public func windows(_ points: [TrackPoint], from lo: Int, through hi: Int,
-                            ruleVehicle: [Bool]) -> [(range: ClosedRange<Int>, rule: Bool)] {
-            var result: [(range: ClosedRange<Int>, rule: Bool)] = []
-            var s = lo + 1
-            while s <= hi {
-                var e = s
-                while e < hi && ruleVehicle[e + 1] == ruleVehicle[s] { e += 1 }
-                result += windows(points, from: s - 1, through: e).map { ($0, ruleVehicle[s]) }
-                s = e + 1
-            }
-            return result
-        }
 
         /// Windows of `points[lo...hi]` as point-index ranges [a, e]: the window owns the segments
         /// ending at a+1…e; consecutive windows share their boundary fix. Times must increase.

@@ -56,7 +56,8 @@ public struct RunMetrics: Sendable {
         if !vehicle.isEmpty { vehicle[0] = false }
         let n = points.count
         // Stationary jitter out (record 0150), then auto-pause on the smoothed speed (0151).
-        let steps = JitterFilter.steps(points, radius: configuration.jitterRadius)
+        let steps = JitterFilter.spreadSteps(points, radius: configuration.jitterRadius,
+                                             spreadLimit: 2 * configuration.pauseWindowHalfWidth)
         let movingStates = AutoPause.flags(points, configuration: configuration)
         var times: [EpochSeconds] = [], distances: [Meters] = [], movingFlags: [Bool] = []
         times.reserveCapacity(n); distances.reserveCapacity(n); movingFlags.reserveCapacity(n)

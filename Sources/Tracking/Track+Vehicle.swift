@@ -24,14 +24,13 @@ extension Track {
         guard points.count >= 2 else { return [] }
         let classifier = classifier ?? .default
         let rule = vehicleSpeedRule(configuration: configuration)
-        let labels = classifier.labels(points, from: 0, through: points.count - 1, ruleVehicle: rule)
         var result: [ActivitySegment] = []
         var i = 1
         for part in nonVehicleParts(rule) {
             if part.lowerBound + 1 > i {
                 result.append(ActivitySegment(range: i...part.lowerBound, activity: .vehicle, confidence: 1))
             }
-            result += suppressShortVehicles(ActivityClassifier.merge(labels, from: 0, part: part),
+            result += suppressShortVehicles(classifier.segments(points, from: part.lowerBound, through: part.upperBound),
                                             minDuration: configuration.vehicleClassifierMinDuration)
             i = part.upperBound + 1
         }
