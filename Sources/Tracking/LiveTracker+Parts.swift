@@ -1,55 +1,47 @@
 import RunusCore
 
-/// The classifier half of `LiveVehicleStage`: `ActivityClassifier.labels` (with the speed
-/// rule's flags), `ActivityClassifier.merge` and `Track.suppressShortVehicles` over each part
-/// the speed rule left unflagged, one segment at a time (records 0144, 0146, 0160).
+/// The classifier half of `LiveVehicleStage`: `ActivityClassifier.segments` and
+/// `Track.suppressShortVehicles` over each part the speed rule left unflagged, one segment at a
+/// time, as of record 0160.
 ///
-/// Windows are cut per part (never across a rule cut), but numbered across the whole track: a
-/// window's context is the unflagged windows within `wideContextWindows` of it, in earlier and
-/// later parts too. What waits, and for how long (record 0160): a window's end is known once the
-/// run has gone on `minPoints − 1` fixes and `windowDuration / 2` seconds past its candidate end
-/// (or its part ends); its label once `wideContextWindows` more windows are known; a classifier
-/// `vehicle` stretch once it lasts `vehicleClassifierMinDuration` or a foot label follows.
-/// Segments are handed on in order, so rule-flagged segments after a part wait for its labels.
+/// What waits, and for how long (record 0160): a window's end is known once the run has gone on
+/// `minPoints − 1` fixes and `windowDuration / 2` seconds past its candidate end; its label once
+/// `ActivityClassifier.contextWindows` more windows are known (their features are its context);
+/// a classifier `vehicle` stretch once it lasts `vehicleClassifierMinDuration` or a foot label
+/// follows. So at most about 5 windows plus that minimum are undecided, whatever the run's length;
+/// the buffer keeps only those fixes.
 struct LivePartStage: Sendable {
     let classifier: ActivityClassifier?
     let minVehicleDuration: Seconds
     private let windowing: ActivityClassifier.Windowing
-    /// Windows after a window that its context reads.
-    private static let lookahead = max(ActivityClassifier.contextWindows, ActivityClassifier.wideContextWindows)
 
-    /// Recent fixes, their segment lengths and rule flags: global index i is at i − base.
+    /// Recent fixes and their segment lengths: global index i is at i − base.
     private var points: [TrackPoint] = []
     private var lengths: [Meters] = []
-    private var flagged: [Bool] = []
     private var base = 0
     /// Global index of the newest fix (−1 before the first).
     private var last = -1
     /// Next segment to hand on (global index of its end fix).
     private var emitted = 0
 
-    // Window forming in the current part (a maximal stretch of segments the rule left unflagged).
+    // The current part (a maximal stretch of segments the speed rule left unflagged).
     private var partOpen = false
-    /// First fix of the forming window; smallest fix not yet rejected as its end.
+    /// The part's window list is final (the part is being closed).
+    private var closed = false
+    /// First fix of the current run (fixes joined by steps ≤ maxGap) and of the forming window.
     private var windowStart = 0
+    /// Smallest fix index not yet rejected as the forming window's end.
     private var scan = 0
-    /// Unflagged windows of the track, numbered from 0; `windows[0]` is number `windowsBase`.
+    /// Windows of the part, numbered from 0; `windows[0]` is number `windowsBase`.
     private var windows: [Window] = []
     private var windowsBase = 0
     private var windowCount: Int { windowsBase + windows.count }
     /// Windows whose label is known (they are numbered 0..<labelled).
     private var labelled = 0
-    /// The track ended (a snapshot): every window's context is complete.
-    private var ended = false
-    /// Parts by their window numbers; `parts[partHead]` holds the segment `frontier`.
-    private var parts: [Part] = []
-    private var partHead = 0
-
-    // Labelling segments in order.
-    /// Next segment to label, the window number that may hold it, the label before it in its part.
-    private var frontier = 1
+    private var firstLabel: ActivityClass?
+    /// Next segment to label, the window number that holds it, and the label before it.
+    private var frontier = 0
     private var cursor = 0
-    private var inPart = false
     private var previousLabel: ActivityClass?
     /// A classifier `vehicle` stretch from this segment on, not yet decided.
     private var runFrom: Int?
@@ -57,19 +49,13 @@ struct LivePartStage: Sendable {
     private var runIsVehicle = false
     /// A foot, cycle or stationary label was seen in this part.
     private var seenOther = false
-    /// Fixes that went into window features and windows read for context, for the work count.
+    /// Fixes that went into window features, for the work count.
     private(set) var work = 0
 
     private struct Window: Sendable {
         var lower: Int, upper: Int
         var features: SegmentFeatures
         var label: ActivityClass?
-    }
-
-    /// A part's windows: numbers `firstWindow..<endWindow` (`endWindow` nil while it is open).
-    private struct Part: Sendable {
-        var firstWindow: Int
-        var endWindow: Int?
     }
 
     init(classifier: ActivityClassifier?, minVehicleDuration: Seconds) {
@@ -84,52 +70,51 @@ struct LivePartStage: Sendable {
     private func time(_ i: Int) -> EpochSeconds { points[i - base].time }
 
     /// The next fix, with whether the speed rule flagged its segment (decided for good).
-    mutating func accept<S: LiveSegmentSink>(_ step: LiveStep, flagged isFlagged: Bool, into sink: inout S) {
-        if isFlagged && partOpen { closePart() }
+    mutating func accept<S: LiveSegmentSink>(_ step: LiveStep, flagged: Bool, into sink: inout S) {
+        if flagged && partOpen { closePart(into: &sink) }
         points.append(step.point)
         lengths.append(step.distance)
-        flagged.append(isFlagged && last >= 0)
         last += 1
-        guard last > 0, classifier != nil else {
-            emit(last, vehicle: isFlagged && last > 0, into: &sink)
-            frontier = last + 1
+        guard last > 0, !flagged, classifier != nil else {
+            emit(last, vehicle: flagged, into: &sink)
             trim()
             return
         }
-        if !isFlagged {
-            if !partOpen { openPart(at: last - 1) }
-            if time(last) - time(last - 1) > windowing.maxGap {
-                finishRun(through: last - 1)
-                windowStart = last; scan = last + 1
-            } else {
-                settleWindows()
-            }
+        if !partOpen { openPart(at: last - 1) }
+        if time(last) - time(last - 1) > windowing.maxGap {
+            finishRun(through: last - 1)
+            windowStart = last; scan = last + 1
+        } else {
+            settleWindows()
         }
         labelWindows()
         labelSegments(into: &sink)
         trim()
     }
 
-    /// Decides everything as if the track ended now.
+    /// Decides everything as if the part ended now.
     mutating func finish<S: LiveSegmentSink>(into sink: inout S) {
-        guard classifier != nil else { return }
-        if partOpen { closePart() }
-        ended = true
-        labelWindows()
-        labelSegments(into: &sink)
-        if inPart { endPart(into: &sink) }
-        precondition(emitted == last + 1, "LivePartStage: \(last + 1 - emitted) segments left at the end")
+        if partOpen { closePart(into: &sink) }
     }
 
     private mutating func openPart(at a: Int) {
-        partOpen = true
+        partOpen = true; closed = false
         windowStart = a; scan = a + 1
-        parts.append(Part(firstWindow: windowCount))
+        windows = []; windowsBase = 0; labelled = 0; firstLabel = nil
+        frontier = a + 1; cursor = 0; previousLabel = nil
+        runFrom = nil; seenOther = false
     }
 
-    private mutating func closePart() {
+    private mutating func closePart<S: LiveSegmentSink>(into sink: inout S) {
         finishRun(through: last)
-        parts[parts.count - 1].endWindow = windowCount
+        closed = true
+        labelWindows()
+        labelSegments(into: &sink)
+        if let from = runFrom, !runIsVehicle {
+            // An undecided vehicle stretch keeps its label only when it is the whole part.
+            for i in from...last { emit(i, vehicle: !seenOther, into: &sink) }
+        }
+        runFrom = nil
         partOpen = false
     }
 
@@ -165,44 +150,31 @@ struct LivePartStage: Sendable {
         windows.append(Window(lower: a, upper: e, features: SegmentFeatures(points: points[(a - base)...(e - base)])))
     }
 
-    /// Labels windows whose context is complete (or all, once the track ended), with the
-    /// classifier's own `vectors` over the windows around each.
+    /// Labels windows whose context is complete (or all, once the part is closed).
     private mutating func labelWindows() {
         guard let classifier else { return }
-        let reach = Self.lookahead
-        while labelled < windowCount && (ended || windowCount > labelled + reach) {
+        let context = ActivityClassifier.contextWindows
+        while labelled < windowCount && (closed || windowCount > labelled + context) {
             let k = labelled
-            let lo = max(0, k - reach), hi = min(windowCount - 1, k + reach)
+            let lo = max(0, k - context), hi = min(windowCount - 1, k + context)
             let near = (lo...hi).map { windows[$0 - windowsBase].features }
             let vector = ActivityClassifier.vectors(near)[k - lo]
-            windows[k - windowsBase].label = classifier.classify(windows[k - windowsBase].features, vector: vector).activity
+            let label = classifier.classify(windows[k - windowsBase].features, vector: vector).activity
+            windows[k - windowsBase].label = label
+            if k == 0 { firstLabel = label }
             labelled += 1
-            work += hi - lo + 1
         }
     }
 
-    /// Labels segments in order while their label is known: a rule-flagged segment is a vehicle;
-    /// in a part, a window's label, or for a gap segment (a step longer than maxGap) the label
-    /// before it in the part, else the part's first label, else stationary (`merge`).
+    /// Labels segments in order while their label is known: a window's, or for a gap segment
+    /// (a step longer than maxGap) the label before it, else the part's first label.
     private mutating func labelSegments<S: LiveSegmentSink>(into sink: inout S) {
         while frontier <= last {
             let s = frontier
-            if flagged[s - base] {
-                if inPart { endPart(into: &sink) }
-                frontier += 1
-                emit(s, vehicle: true, into: &sink)
-                continue
-            }
-            if !inPart {
-                inPart = true
-                previousLabel = nil; runFrom = nil; seenOther = false
-            }
             let label: ActivityClass
             if time(s) - time(s - 1) > windowing.maxGap {
-                let part = parts[partHead]
-                if let l = previousLabel { label = l }
-                else if part.firstWindow < part.endWindow ?? windowCount, let l = windows[part.firstWindow - windowsBase].label { label = l }
-                else if part.endWindow == part.firstWindow { label = .stationary }
+                if let l = previousLabel ?? firstLabel { label = l }
+                else if closed && windowCount == 0 { label = .stationary }
                 else { return }
             } else {
                 while cursor < windowCount && windows[cursor - windowsBase].upper < s { cursor += 1 }
@@ -213,17 +185,6 @@ struct LivePartStage: Sendable {
             frontier += 1
             decide(s, label, into: &sink)
         }
-    }
-
-    /// The part before `frontier` ended: an undecided vehicle stretch keeps its label only when
-    /// it is the whole part (Track.suppressShortVehicles).
-    private mutating func endPart<S: LiveSegmentSink>(into sink: inout S) {
-        if let from = runFrom, !runIsVehicle {
-            for i in from..<frontier { emit(i, vehicle: !seenOther, into: &sink) }
-        }
-        runFrom = nil
-        inPart = false
-        partHead += 1
     }
 
     /// A classifier `vehicle` stretch shorter than the minimum takes its neighbour's label,
@@ -253,23 +214,17 @@ struct LivePartStage: Sendable {
         emitted += 1
     }
 
-    /// Drops fixes, windows and parts nothing can need again (amortised O(1): only when half is
-    /// dead).
+    /// Drops fixes and windows nothing can need again (amortised O(1): only when half is dead).
     private mutating func trim() {
         var keep = min(last, emitted - 1)
-        if partOpen { keep = min(keep, windowStart) }
+        if partOpen { keep = min(keep, windowStart, frontier - 1) }
         let dead = keep - base
         if dead > 256 && dead * 2 > points.count {
-            points.removeFirst(dead); lengths.removeFirst(dead); flagged.removeFirst(dead); base = keep
+            points.removeFirst(dead); lengths.removeFirst(dead); base = keep
         }
-        var needed = min(labelled - Self.lookahead, cursor)
-        if partHead < parts.count { needed = min(needed, parts[partHead].firstWindow) }
-        let oldWindows = needed - windowsBase
+        let oldWindows = min(labelled - ActivityClassifier.contextWindows, cursor) - windowsBase
         if oldWindows > 32 && oldWindows * 2 > windows.count {
             windows.removeFirst(oldWindows); windowsBase += oldWindows
-        }
-        if partHead > 32 && partHead * 2 > parts.count {
-            parts.removeFirst(partHead); partHead = 0
         }
     }
 }
