@@ -2,19 +2,21 @@ import RunusCore
 
 /// Everything of the run record that is a running total: the loop of `RunMetrics.init` one
 /// segment at a time, on segments whose vehicle flag is decided, with the batch's own
-/// `JitterFilter` (record 0150) and `AutoPause` (0151) fed the same points in the same order.
-/// A segment is added to the totals once `AutoPause` has decided its moving flag (about
-/// `pauseWindowHalfWidth` seconds later); until then it waits in `waiting`, and `finish` decides
-/// those with `AutoPause.pendingFlags`, as batch does on the same prefix. Small (no arrays but
+/// `AutoPause` (record 0151) and the jitter filter's spread steps (`LiveJitterSpread`, 0150) fed
+/// the same points in the same order. A segment is added to the totals once `AutoPause` has
+/// decided its moving flag (`pauseWindowHalfWidth` seconds later) and the spread its distance (at
+/// most twice that); until then it waits in `waiting`, and `finish` decides those with
+/// `AutoPause.pendingFlags` and `LiveJitterSpread.pending`, as batch does on the same prefix. Small (no arrays but
 /// the few waiting segments, the auto-pause window and the best efforts'), so that it can be
 /// saved before a trailing vehicle part.
 struct LiveTotals: Sendable {
-    /// A segment whose moving flag `AutoPause` has not decided yet.
+    /// A segment whose moving flag or distance is not decided yet.
     private struct Waiting: Sendable {
         var point: TrackPoint
-        /// What the jitter filter adds at this fix, metres ≥ 0.
-        var step: Meters
         var vehicle: Bool
+        /// What the jitter filter adds at this fix, metres ≥ 0, once decided.
+        var step: Meters?
+        var moving: Bool?
     }
 
     /// First fix of the run (after leading vehicle parts), the newest one appended, and the
@@ -23,9 +25,11 @@ struct LiveTotals: Sendable {
     var newest: TrackPoint
     private var added: TrackPoint
     private var pause: AutoPause
-    private var jitter: JitterFilter
+    private var jitter: LiveJitterSpread
     private var waiting: [Waiting] = []
-    private var waitingHead = 0
+    /// First waiting segment, and the first without a step and without a flag (indices into
+    /// `waiting`).
+    private var waitingHead = 0, stepNext = 0, flagNext = 0
     /// Distance in metres (record 0151) and moving time in seconds.
     var distance: Meters = 0
     var moving: Seconds = 0
@@ -41,8 +45,8 @@ struct LiveTotals: Sendable {
                                 storage: inout S) {
         first = p; newest = p; added = p
         pause = AutoPause(configuration: configuration)
-        jitter = JitterFilter(radius: configuration.jitterRadius)
-        _ = jitter.append(latitude: p.latitude, longitude: p.longitude)
+        jitter = LiveJitterSpread(first: p, radius: configuration.jitterRadius,
+                                  spreadLimit: 2 * configuration.pauseWindowHalfWidth)
         pause.append(p)
         elevation = ElevationHysteresis(threshold: configuration.elevationThreshold)
         splits = LiveSplits(length: configuration.splitLength)
@@ -61,32 +65,44 @@ struct LiveTotals: Sendable {
     mutating func add<S: LiveProfileStorage>(_ p: TrackPoint, vehicle: Bool, configuration: MetricsConfiguration,
                                              storage: inout S) {
         newest = p
-        waiting.append(Waiting(point: p, step: jitter.append(latitude: p.latitude, longitude: p.longitude), vehicle: vehicle))
-        for flag in pause.append(p) { addFront(moving: flag, configuration: configuration, storage: &storage) }
+        waiting.append(Waiting(point: p, vehicle: vehicle))
+        for step in jitter.append(p) { waiting[stepNext].step = step; stepNext += 1 }
+        for flag in pause.append(p) { waiting[flagNext].moving = flag; flagNext += 1 }
+        addDecided(configuration: configuration, storage: &storage)
         if waitingHead >= 32 && waitingHead * 2 >= waiting.count {
             waiting.removeFirst(waitingHead)
+            stepNext -= waitingHead; flagNext -= waitingHead
             waitingHead = 0
         }
     }
 
     /// Decides the waiting segments as if the run ended at `newest`.
     mutating func finish<S: LiveProfileStorage>(configuration: MetricsConfiguration, storage: inout S) {
-        let flags = pause.pendingFlags()
-        precondition(flags.count == undecided, "LiveTotals: \(flags.count) pending flags for \(undecided) waiting segments")
-        for flag in flags { addFront(moving: flag, configuration: configuration, storage: &storage) }
+        for step in jitter.pending() { waiting[stepNext].step = step; stepNext += 1 }
+        for flag in pause.pendingFlags() { waiting[flagNext].moving = flag; flagNext += 1 }
+        precondition(stepNext == waiting.count && flagNext == waiting.count,
+                     "LiveTotals: pending steps or flags do not cover the \(undecided) waiting segments")
+        addDecided(configuration: configuration, storage: &storage)
     }
 
-    /// The body of `RunMetrics.init`'s loop for the oldest waiting segment.
-    private mutating func addFront<S: LiveProfileStorage>(moving flag: Bool, configuration: MetricsConfiguration,
-                                                          storage: inout S) {
-        let w = waiting[waitingHead]
-        waitingHead += 1
-        let q = added, p = w.point
+    /// Adds the waiting segments whose step and flag are both decided, in order.
+    private mutating func addDecided<S: LiveProfileStorage>(configuration: MetricsConfiguration, storage: inout S) {
+        while waitingHead < min(stepNext, flagNext) {
+            let w = waiting[waitingHead]
+            waitingHead += 1
+            add(w.point, step: w.step!, moving: w.moving!, vehicle: w.vehicle, configuration: configuration, storage: &storage)
+        }
+    }
+
+    /// The body of `RunMetrics.init`'s loop for one segment ending at `p`.
+    private mutating func add<S: LiveProfileStorage>(_ p: TrackPoint, step: Meters, moving flag: Bool, vehicle: Bool,
+                                                     configuration: MetricsConfiguration, storage: inout S) {
+        let q = added
         let dt = p.time - q.time
-        let isMoving = flag && !w.vehicle
+        let isMoving = flag && !vehicle
         if isMoving { moving += dt }
         let d0 = distance
-        if !w.vehicle && (isMoving || !configuration.distanceOnlyWhileMoving) { distance += w.step }
+        if !vehicle && (isMoving || !configuration.distanceOnlyWhileMoving) { distance += step }
         if let h0 = q.heartRate, let h1 = p.heartRate { hrWeighted += (h0 + h1) / 2 * dt; hrSeconds += dt }
         if let h = p.heartRate { hrSum += h; hrCount += 1 }
         elevation.add(p.elevation)
