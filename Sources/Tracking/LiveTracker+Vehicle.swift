@@ -16,11 +16,10 @@ protocol LiveSegmentSink {
 /// The vehicle stage of `LiveTracker`: `Track.vehicleSegments` (records 0106, 0144) one cleaned
 /// fix at a time. The sustained-speed rule runs here (a stretch is held until it is confirmed
 /// or given up, at most `vehicleMinDuration + vehicleGapTolerance` seconds); the segments it
-/// leaves unflagged go to the classifier stage (`LivePartStage`), which holds a window until
-/// its wide context is known (record 0146). `finish` decides what is held as if the track ended
-/// now.
+/// leaves unflagged go to the classifier stage (`LivePartStage`), which holds at most a few
+/// windows. `finish` decides what is held as if the track ended now.
 ///
-/// Mirrors `Track.vehicleSpeedRule` and `Track.activitySegments` (records 0106, 0144, 0146): the
+/// Mirrors `Track.vehicleSpeedRule` and `Track.activitySegments` (records 0106, 0144): the
 /// property tests compare it with them at every prefix.
 struct LiveVehicleStage: Sendable {
     let configuration: MetricsConfiguration

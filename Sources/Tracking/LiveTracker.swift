@@ -5,10 +5,10 @@ import RunusCore
 ///
 /// Three stages, each deciding what no later fix can change and holding back the rest:
 /// cleaning (`SpikeCleaningStage`: the newest fix), vehicle flags (`LiveVehicleStage`: the speed
-/// rule's open stretch and the classifier's last dozen windows, about half an hour, plus any
-/// rule-flagged stretch among them), and the running totals (`LiveTotals`: the batch's own
-/// `JitterFilter` and `AutoPause`, whose last 5 s wait; distance, moving time, splits, best
-/// efforts, elevation, heart rate, calories). `append` pushes decided fixes through once; `snapshot()`
+/// rule's open stretch and the classifier's last few windows, a bounded tail of about ten
+/// minutes), and the running totals (`LiveTotals`: the batch's own `AutoPause` and the jitter
+/// filter's spread steps, whose last 10 s wait; distance, moving time, splits, best efforts,
+/// elevation, heart rate, calories). `append` pushes decided fixes through once; `snapshot()`
 /// copies the small stage states and decides the tail as if the run ended now, so its cost is
 /// the tail's, not the run's. At every prefix a snapshot equals the batch record (tested on
 /// random and real tracks).

@@ -126,7 +126,7 @@ struct LiveTrackerCostTests {
     /// Amortised O(1), shown by counting rather than timing: over a 3-hour track at about 1 Hz
     /// with every kind of leg, the work per fix stays flat as the run grows, and the undecided
     /// tail a snapshot recomputes stays under a bound set by the stages' holding times (record
-    /// 0160: about 32 minutes of fixes, plus a rule-flagged stretch among them), however long the run.
+    /// 0160: about 18 minutes of fixes), however long the run.
     @Test("work per fix is flat and the undecided tail is bounded", arguments: [31] as [UInt64])
     func amortisedConstant(seed: UInt64) {
         let points = RandomRuns.track(seed: seed, minutes: 200, interval: 1)
@@ -139,15 +139,34 @@ struct LiveTrackerCostTests {
             maxUndecided = max(maxUndecided, live.undecided)
             if p.time - start >= Double(workAtHour.count + 1) * 3600 { workAtHour.append((live.appended, live.work)) }
         }
-        // Bound (record 0160): rule stage 50 s + classifier windows (a window's label waits for
-        // the 10 windows of its wide context, record 0146: 11 × 120 s + 180 s for the forming
-        // one) + a vehicle stretch under 360 s + auto-pause 5 s ≈ 1,915 s, plus any rule-flagged
-        // stretch among those windows (it waits behind them; the random car legs last up to
-        // 700 s): at 1 Hz with ±20 % jitter, fewer than 2,600 fixes. Measured: 1,263.
-        #expect(maxUndecided <= 2_600, "max undecided \(maxUndecided)")
+        // Bound: rule stage 50 s + classifier windows (5 × 120 s + 60 s) + a vehicle stretch
+        // under 360 s + the totals' jitter spread and auto-pause (10 s) ≈ 1,080 s; at 1 Hz with
+        // ±20 % jitter, fewer than 1,300 fixes.
+        #expect(maxUndecided <= 1_300, "max undecided \(maxUndecided)")
         // Per fix, whatever the hour: one step per stage, about one fix read for window
         // features, and at most three pointer moves for each of the 8 best efforts: ≤ 28.
         let hours = zip(workAtHour, [(0, 0)] + workAtHour).map { (fixes: $0.fixes - $1.0, work: $0.work - $1.1) }
         #expect(hours.count >= 3 && hours.allSatisfy { $0.work <= 28 * $0.fixes }, "work per hour \(hours)")
+    }
+}
+
+@Suite("Live jitter spread")
+struct LiveJitterSpreadTests {
+    /// `LiveJitterSpread` against `JitterFilter.spreadSteps` at every prefix, bit for bit: the
+    /// decided steps followed by `pending()` equal the batch steps of the prefix, and no more than
+    /// `spreadLimit` seconds of steps wait (AutoPauseTests' fixes: stops, walks, runs, gaps).
+    @Test("decided steps and the pending remainder equal spreadSteps at every prefix", arguments: [(41, 5.0), (42, 0.0)] as [(UInt64, Double)])
+    func equalsBatch(seed: UInt64, radius: Double) {
+        let points = AutoPauseTests.randomFixes(seed: seed, count: 600)
+        var live = LiveJitterSpread(first: points[0], radius: radius, spreadLimit: 10)
+        var decided: [Meters] = [0]
+        for n in 2...points.count {
+            decided += live.append(points[n - 1])
+            let batch = JitterFilter.spreadSteps(Array(points[..<n]), radius: radius, spreadLimit: 10)
+            #expect(decided + live.pending() == batch, "prefix \(n)")
+            if decided + live.pending() != batch { break }
+            let waiting = n - decided.count
+            if waiting > 1 { #expect(points[n - 1].time - points[n - waiting].time <= 10, "prefix \(n): \(waiting) steps wait") }
+        }
     }
 }
