@@ -44,7 +44,7 @@ extension Track {
     }
 
     /// Whether `p`, between the last kept fix and the next valid fix, is dropped as a speed spike
-    /// (records 0101, 0106) or an acceleration spike (record 0152). Shared with `StreamingCleaner`.
+    /// (records 0101, 0106) or an acceleration spike (record 0152). Shared with the streaming cleaners.
     static func isSpike(_ last: TrackPoint, _ p: TrackPoint, _ next: TrackPoint, configuration: MetricsConfiguration) -> Bool {
         guard speed(last, next) <= configuration.maxSpeed else { return false }
         let vIn = speed(last, p), vOut = speed(p, next)
