@@ -9,10 +9,10 @@ public struct MetricsConfiguration: Sendable {
     /// record 0152). A fix whose in and out speeds differ by more than this per second, while
     /// going straight from the fix before it to the fix after it is plausible, is dropped.
     public var maxAcceleration: Double
-    /// Auto-pause: while moving, a segment slower than this (m/s, ≥ 0) starts a pause
-    /// (default 0.5; record 0102).
+    /// Auto-pause: while moving, a segment whose smoothed speed (record 0151) is below this
+    /// (m/s, ≥ 0) starts a pause (default 0.5; record 0102).
     public var pauseSpeed: Double
-    /// Auto-pause: while paused, a segment faster than this (m/s, ≥ `pauseSpeed`) resumes
+    /// Auto-pause: while paused, a segment whose smoothed speed is above this (m/s, ≥ `pauseSpeed`) resumes
     /// (default 1.0; record 0102). The gap between the two is the hysteresis.
     public var resumeSpeed: Double
     /// Auto-pause: seconds of fixes on each side of a segment over which its speed is measured,

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import RunusCore
 @testable import Tracking
@@ -6,11 +7,15 @@ import RunusCore
 struct ShippedClassifierTests {
     /// The committed forest is what `make segmentation-model` makes: retraining on the seeded
     /// synthetic windows gives the same text, bit for bit (record 0147). About 15 s in debug.
-    @Test("regenerating the shipped forest from its seed gives the committed parameters")
-    func regenerates() {
-        let retrained = ActivityClassifier.trainShipped().forest.text
-        #expect(retrained == ActivityClassifier.shippedForestText, "run make segmentation-model and commit the result")
-        #expect(ActivityClassifier.shippedSource(ActivityClassifier.trainShipped().forest).contains(ActivityClassifier.shippedForestText.split(separator: "\n").prefix(3).joined(separator: "\n        ")))
+    @Test("regenerating the shipped forest from its seed gives the committed source, bit for bit")
+    func regenerates() throws {
+        let forest = ActivityClassifier.trainShipped().forest
+        // The string literal drops the text's final line break.
+        #expect(forest.text == ActivityClassifier.shippedForestText + "\n", "run make segmentation-model and commit the result")
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/Tracking/ActivityClassifier+Shipped.swift").path
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == ActivityClassifier.shippedSource(forest))
+        #expect(ActivityClassifier.default.forest.text == forest.text)
     }
 
     @Test("a forest read back from its text predicts exactly as the original")
