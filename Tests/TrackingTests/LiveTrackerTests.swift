@@ -105,8 +105,8 @@ struct LiveTrackerTests {
     func distanceKnobs(seed: UInt64, jitterRadius: Double, halfWidth: Double, onlyWhileMoving: Bool) {
         let configuration = MetricsConfiguration(maxAcceleration: 1.5, pauseWindowHalfWidth: halfWidth, jitterRadius: jitterRadius,
                                                  distanceOnlyWhileMoving: onlyWhileMoving, splitLength: 37.5)
-        let points = RandomRuns.track(seed: seed, minutes: 30)
-        let result = Self.compare(points, at: Self.checkpoints(count: points.count, dense: 150, stride: 17),
+        let points = RandomRuns.track(seed: seed, minutes: 25)
+        let result = Self.compare(points, at: Self.checkpoints(count: points.count, dense: 150, stride: 29),
                                   configuration: configuration, label: "seed \(seed) (knobs)")
         #expect(result.failures == 0)
     }
