@@ -6,7 +6,7 @@ import RunusCore
 @Suite("Shipped activity classifier and its text form")
 struct ShippedClassifierTests {
     /// The committed forest is what `make segmentation-model` makes: retraining on the seeded
-    /// synthetic windows gives the same text, bit for bit (record 0147). About 15 s in debug.
+    /// synthetic windows gives the same text, bit for bit (record 0147). About 6 s in a debug build.
     @Test("regenerating the shipped forest from its seed gives the committed source, bit for bit")
     func regenerates() throws {
         let forest = ActivityClassifier.trainShipped().forest
