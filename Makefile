@@ -157,6 +157,12 @@ DATASETS ?= $(or $(RUNUS_DATASETS),../shared/datasets)
 segmentation-report: build
 	$(RELEASE_BIN) segmentation-report --datasets $(DATASETS) --per-sport 100 --folds 4 --seed 145
 
+# The shipped activity classifier's forest, trained on synthetic tracks only (seeded), written
+# as Swift source (docs/decisions/0147). ActivityClassifierTests check that this reproduces it.
+.PHONY: segmentation-model
+segmentation-model: build
+	$(RELEASE_BIN) segmentation-model --out Sources/Tracking/ActivityClassifier+Shipped.swift
+
 # Live races under load: 1000 runners in 100 rooms, a point a second each, against a daemon
 # started here on a copy of the default database (release build). Prints the position-to-ranking
 # delay percentiles and the daemon's CPU share.

@@ -1,10 +1,17 @@
 #!/usr/bin/env python3
-"""GPX parse + metrics throughput: runus against gpxpy, same files, same run (make bench).
+"""GPX parse + metrics and LiveTracker throughput: runus against gpxpy, same files, same run
+(make bench).
 
-Both sides parse decompressed GPX bytes from memory (gzip excluded) and compute distance,
-moving time and climb: runus with TrackFormats + RunMetrics (`runus metrics --bench-runs`),
-gpxpy with parse(), length_2d(), get_moving_data() and get_uphill_downhill(). One warm-up, then
-RUNS timed runs each; medians; the ratio is points/s of runus over points/s of gpxpy.
+Parse + metrics: both sides parse decompressed GPX bytes from memory (gzip excluded) and compute
+distance, moving time and climb: runus with TrackFormats + RunMetrics (`runus metrics
+--bench-runs`), gpxpy with parse(), length_2d(), get_moving_data() and get_uphill_downhill().
+
+LiveTracker (`runus metrics --bench-live`): the parsed tracks fed fix by fix, with one snapshot
+at the end and with a snapshot after every fix. gpxpy has no live tracker; its peer figure is
+its metrics alone on already-parsed tracks (length_2d, get_moving_data, get_uphill_downhill),
+the batch work a live tracker spreads over the fixes, so neither side counts parsing.
+
+One warm-up, then RUNS timed runs each; medians; ratios are points/s of runus over gpxpy's.
 """
 import gzip, json, statistics, subprocess, sys, time
 
@@ -21,6 +28,25 @@ def gpxpy_run(texts):
         g.get_uphill_downhill()
         points += g.get_track_points_no()
     return points, distance
+
+
+def gpxpy_metrics_only(parsed):
+    distance = 0.0
+    for g in parsed:
+        distance += g.length_2d() or 0.0
+        g.get_moving_data()
+        g.get_uphill_downhill()
+    return distance
+
+
+def median_time(fn, runs):
+    fn()  # warm-up
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
 
 
 def main():
@@ -46,6 +72,23 @@ def main():
     print(f"runus  parse+metrics: {ours['median_s']:.3f} s  {ours['points_per_s']:,.0f} points/s  (distance sum {ours['distance_sum_m']:.0f} m)")
     print(f"runus  parse only:    {ours['parse_median_s']:.3f} s  {ours['parse_points_per_s']:,.0f} points/s  ({ours['parse_mb_per_s']:.0f} MB/s)")
     print(f"ratio runus/gpxpy (parse+metrics): {ours['points_per_s'] / peer_rate:.1f}x")
+
+    parsed = [gpxpy.parse(text) for text in texts]
+    peer_metrics = median_time(lambda: gpxpy_metrics_only(parsed), runs)
+    peer_metrics_rate = points / peer_metrics
+    live = json.loads(subprocess.run([binary, "metrics", "--bench-live", str(runs), *files],
+                                     check=True, capture_output=True, text=True).stdout)
+    print(f"gpxpy  metrics only (parsed):        {peer_metrics:.3f} s  {peer_metrics_rate:,.0f} points/s")
+    print(f"runus  LiveTracker, final snapshot:  {live['append_median_s']:.3f} s  {live['append_points_per_s']:,.0f} points/s"
+          f"  (distance sum {live['distance_sum_m']:.0f} m)")
+    print(f"runus  LiveTracker, snapshot per fix: {live['snapshot_every_fix_median_s']:.3f} s"
+          f"  {live['snapshot_every_fix_points_per_s']:,.0f} points/s  (undecided tail at most {int(live['max_undecided'])} fixes)")
+    print(f"runus  LiveTracker, snapshot per fix, no best efforts (race tracker): {live['snapshot_every_fix_no_efforts_median_s']:.3f} s"
+          f"  {live['snapshot_every_fix_no_efforts_points_per_s']:,.0f} points/s")
+    print(f"ratio LiveTracker/gpxpy metrics (final snapshot): {live['append_points_per_s'] / peer_metrics_rate:.1f}x")
+    print(f"ratio LiveTracker/gpxpy metrics (snapshot per fix): {live['snapshot_every_fix_points_per_s'] / peer_metrics_rate:.1f}x")
+    print(f"ratio LiveTracker/gpxpy metrics (snapshot per fix, no best efforts): {live['snapshot_every_fix_no_efforts_points_per_s'] / peer_metrics_rate:.1f}x")
+    print(f"ratio LiveTracker/gpxpy parse+metrics (final snapshot): {live['append_points_per_s'] / peer_rate:.1f}x")
 
 
 if __name__ == "__main__":

@@ -39,12 +39,17 @@ enum MetricsCommand: Command {
         .flag("json", help: "One JSON object per activity and line (snake_case keys)."),
         .optional("weight", "KG", help: "Body mass in kg for calories."),
         .optional("bench-runs", "N", help: "Benchmark instead: parse (from memory, gzip excluded) + metrics N times after a warm-up; print the median as JSON."),
+        .optional("bench-live", "N", help: "Benchmark the LiveTracker instead: feed the parsed tracks fix by fix N times after a warm-up; print the medians as JSON."),
     ], positionals: ["FILE"], allowsManyPositionals: true)
 
     static func run(_ arguments: ParsedArguments, output: OutputSink) throws -> ExitCode {
         guard !arguments.positional.isEmpty else { throw UsageError("metrics needs at least one FILE") }
         let weight = try arguments.double("weight", in: 1...500)
         let json = arguments.flag("json")
+        if let runs = try arguments.int("bench-live", in: 1...1000) {
+            output.out(try benchLive(arguments.positional.flatMap(TrackFiles.expand), runs: runs) + "\n")
+            return .success
+        }
         if let runs = try arguments.int("bench-runs", in: 1...1000) {
             output.out(try bench(arguments.positional.flatMap(TrackFiles.expand), runs: runs) + "\n")
             return .success

@@ -1,6 +1,7 @@
 import Synchronization
 import RunusCore
 import Engine
+import Tracking
 import Server
 
 /// Sends unsolicited lines to a connection (the server implements it; tests may fake it).
@@ -13,7 +14,7 @@ protocol LinePusher: Sendable {
 /// The race operations (docs/protocol.md): rooms live in `RaceService`; this type turns wire
 /// requests into service calls and fans the rooms' events out to the connections watching them.
 final class RaceOperations: Sendable {
-    typealias Tracker = RecomputingRaceTracker
+    typealias Tracker = LiveRaceTracker
     let service: RaceService<Tracker>
     let clock: any Clock
     let pusher: any LinePusher
@@ -28,7 +29,11 @@ final class RaceOperations: Sendable {
     static let maximumLead: Double = 30 * 86_400
 
     init(store: any EngineStore, resolver: any UTCOffsetResolver, clock: any Clock, pusher: any LinePusher) {
-        self.service = RaceService(store: store, resolver: resolver, makeTracker: { RecomputingRaceTracker() })
+        // Every runner's tracker labels its track with the activity classifier, which trains
+        // itself at first use (record 0143, seconds in a debug build): train it here, not inside
+        // the first race.join or race.position request.
+        _ = ActivityClassifier.default
+        self.service = RaceService(store: store, resolver: resolver, makeTracker: { LiveRaceTracker() })
         self.clock = clock
         self.pusher = pusher
     }

@@ -14,12 +14,13 @@ enum ReferenceCheckCommand: Command {
         .optional("dataset", "DIR", help: "The shared datasets folder (default: $RUNUS_DATASETS or ../shared/datasets)."),
         .flag("runners", help: "Compare distances with the watches' totals on runners/ instead."),
         .flag("summary", help: "Print only the summary."),
+        .flag("details", help: "With --runners: one tab-separated line per run (ratios and track features) instead of the table."),
     ])
 
     static func run(_ arguments: ParsedArguments, output: OutputSink) throws -> ExitCode {
         let dataset = arguments.string("dataset") ?? ProcessInfo.processInfo.environment["RUNUS_DATASETS"] ?? "../shared/datasets"
         if arguments.flag("runners") {
-            output.out(try WatchComparison.run(dataset: dataset, output: output))
+            output.out(try WatchComparison.run(dataset: dataset, details: arguments.flag("details"), output: output))
             return .success
         }
         let rows = try ReferenceCheck.check(dataset: dataset)
@@ -33,7 +34,7 @@ enum ReferenceCheckCommand: Command {
 enum WatchComparison {
     struct Case: Sendable { let path: String; let reference: Double; let source: String }
 
-    static func run(dataset: String, output: OutputSink) throws -> String {
+    static func run(dataset: String, details: Bool = false, output: OutputSink) throws -> String {
         let text = String(decoding: try TrackFiles.bytes(dataset + "/runners/activities.csv"), as: UTF8.self)
         var lines = text.split(separator: "\n")
         let header = ReferenceCheck.cells(lines.removeFirst())
@@ -48,10 +49,21 @@ enum WatchComparison {
         let cases = found
         output.err("reading \(cases.count) tracks…\n")
         // Variants of our metric, to show which rule moves the tails (diagnostic, record 0114).
+        // The definition before records 0150/0151: per-fix auto-pause, distance only while moving.
+        let previous = MetricsConfiguration(maxAcceleration: .infinity, pauseWindowHalfWidth: 0, jitterRadius: 0, distanceOnlyWhileMoving: true)
         let variants: [(String, MetricsConfiguration)] = [
             ("ours (RunMetrics default)", .default),
-            ("ours without the vehicle rule", MetricsConfiguration(vehicleSpeed: 1e9)),
-            ("ours without vehicle rule and auto-pause", MetricsConfiguration(pauseSpeed: 0, resumeSpeed: 0, vehicleSpeed: 1e9)),
+            ("ours, distance only while moving", MetricsConfiguration(distanceOnlyWhileMoving: true)),
+            ("ours without the jitter filter", MetricsConfiguration(jitterRadius: 0)),
+            ("ours without the acceleration filter", MetricsConfiguration(maxAcceleration: .infinity)),
+            ("ours without acceleration filter and vehicle parts", MetricsConfiguration(maxAcceleration: .infinity, vehicleSpeed: 1e9, classifyActivities: false)),
+            ("ours, jitter radius 3 m", MetricsConfiguration(jitterRadius: 3)),
+            ("ours, jitter radius 8 m", MetricsConfiguration(jitterRadius: 8)),
+            ("ours without the vehicle speed rule", MetricsConfiguration(vehicleSpeed: 1e9)),
+            ("ours without vehicle parts (rule and classifier)", MetricsConfiguration(vehicleSpeed: 1e9, classifyActivities: false)),
+            ("cleaned steps only (no jitter filter, no vehicle parts)",
+             MetricsConfiguration(maxAcceleration: .infinity, jitterRadius: 0, vehicleSpeed: 1e9, classifyActivities: false)),
+            ("before 0150/0151 (per-fix pause, distance while moving)", previous),
         ]
         let results: [[Double]?] = ParallelMap.map(count: cases.count) { i in
             guard let bytes = try? TrackFiles.bytes(cases[i].path),
@@ -66,6 +78,7 @@ enum WatchComparison {
             return ratios
         }
         let names = variants.map(\.0) + ["naive haversine sum"]
+        if details { return detailLines(cases: cases, results: results, names: names) }
         var out = "Distance ÷ watch distance, runs with a device total > 1 km (p10, p50, p90, p90 − p10)\n"
         out += "| source | n | variant | p10 | p50 | p90 | p90 − p10 |\n|---|---|---|---|---|---|---|\n"
         let sources = ["all"] + Array(Set(cases.map { $0.source })).sorted()
@@ -80,6 +93,26 @@ enum WatchComparison {
             }
         }
         out += "unreadable tracks: \(results.filter { $0 == nil }.count) of \(cases.count)\n"
+        return out
+    }
+
+    /// One line per run: the case, its ratios, and features of its track (diagnostic).
+    static func detailLines(cases: [Case], results: [[Double]?], names: [String]) -> String {
+        var out = (["path", "source", "watch_m"] + names + ["points", "median_dt_s", "gap_s_over_10s", "elapsed_s", "moving_s"]).joined(separator: "\t") + "\n"
+        let features: [[Double]?] = ParallelMap.map(count: cases.count) { i in
+            guard results[i] != nil, let bytes = try? TrackFiles.bytes(cases[i].path),
+                  let activity = try? TrackFileReader.read(bytes, name: cases[i].path).activities.first else { return nil }
+            let p = activity.track.cleaned().points
+            let dts = zip(p.dropFirst(), p).map { $0.time - $1.time }.sorted()
+            let gaps = dts.filter { $0 > 10 }.reduce(0, +)
+            let m = RunMetrics(track: activity.track)
+            return [Double(p.count), dts.isEmpty ? 0 : dts[dts.count / 2], gaps, m.elapsed, m.moving]
+        }
+        for (i, c) in cases.enumerated() {
+            guard let r = results[i], let f = features[i] else { continue }
+            out += ([c.path, c.source, MetricsCommand.fmt(c.reference, 1)] + r.map { MetricsCommand.fmt($0, 4) }
+                    + f.map { MetricsCommand.fmt($0, 1) }).joined(separator: "\t") + "\n"
+        }
         return out
     }
 

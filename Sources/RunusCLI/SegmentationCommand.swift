@@ -40,22 +40,27 @@ enum SegmentationCommand: Command {
             output.out("fold \(k): \(persons.joined(separator: " "))\n")
         }
         let fixed = options
-        let matrices = ParallelMap.map(count: folds) { k in
+        let heldOut = ParallelMap.map(count: folds) { k in
             SegmentationEvaluation.fold(k, of: tracks, assignment: assignment, options: fixed)
-        }
-        let heldOut = matrices.reduce(SegmentationEvaluation.Scores(), +)
+        }.flatMap { $0 }
         show(heldOut, "Forest trained on real data of the other folds, scored on held-out persons", output: output)
-        let synthetic = SegmentationEvaluation.score(tracks, classifier: .default)
-        show(synthetic, "Shipped classifier (trained on synthetic tracks only), scored on all real tracks", output: output)
+        let classifier = ActivityClassifier.default
+        let shipped = ParallelMap.map(count: 2) { half in
+            SegmentationEvaluation.outcomes(tracks.indices.filter { $0 % 2 == half }.map { tracks[$0] }, classifier: classifier)
+        }.flatMap { $0 }
+        show(shipped, "Shipped classifier (trained on synthetic tracks only), scored on all real tracks", output: output)
     }
 
-    static func show(_ scores: SegmentationEvaluation.Scores, _ title: String, output: OutputSink) {
+    static func show(_ outcomes: [SegmentationEvaluation.Outcome], _ title: String, output: OutputSink) {
+        let scores = outcomes.reduce(SegmentationEvaluation.Scores()) { $0 + $1.scores }
         output.out("\n== \(title): per labelled segment ==\n")
         output.out(scores.segments.table)
         summary(scores.segments, output: output)
         output.out("\n== \(title): per window (~2 min) ==\n")
         output.out(scores.windows.table)
         summary(scores.windows, output: output)
+        output.out("foot/vehicle segment errors by person (labelled walk, run and vehicle segments in brackets):\n")
+        for line in SegmentationEvaluation.errorsByPerson(outcomes) { output.out("  \(line)\n") }
     }
 
     static func summary(_ m: ConfusionMatrix, output: OutputSink) {

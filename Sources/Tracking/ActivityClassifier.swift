@@ -67,10 +67,6 @@ public struct ActivityClassifier: Sendable {
         self.init(forest: forest)
     }
 
-    /// The shipped classifier: trained at first use on synthetic windows from
-    /// `SyntheticActivities` (seeded, so every process gets the same forest; record 0143).
-    public static let `default` = ActivityClassifier(training: SyntheticActivities.trainingWindows(seed: 143))
-
     /// Label of one window from its features and forest inputs (`vectors`).
     public func classify(_ features: SegmentFeatures, vector: [Double]) -> (activity: ActivityClass, probability: Double) {
         if features.netSpeed < windowing.stationarySpeed { return (.stationary, 1) }

@@ -60,6 +60,13 @@ public struct DecisionForest: Sendable {
         trees = built
     }
 
+    /// A forest from its trees (for `init(text:)`).
+    init(trees: [Tree], classCount: Int, featureCount: Int) {
+        self.trees = trees
+        self.classCount = classCount
+        self.featureCount = featureCount
+    }
+
     /// Class probabilities for one sample (`featureCount` values), summing to 1.
     public func probabilities(_ x: [Double]) -> [Double] {
         precondition(x.count == featureCount, "DecisionForest: expected \(featureCount) features, got \(x.count)")

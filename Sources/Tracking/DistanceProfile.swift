@@ -85,14 +85,20 @@ public struct DistanceProfile: Sendable {
 
     /// Moving time in seconds between two cumulative distances (metres, from ≤ to), counting
     /// only segments flagged moving (all segments when `moving` is nil); segments cut by a
-    /// bound count in proportion to their distance.
+    /// bound count in proportion to their distance. A segment that adds no distance counts no
+    /// time when `moving` is nil (a flat stretch is a stop); when it is flagged moving (a fix
+    /// inside the jitter radius, record 0150) it counts where it sits: in [a, b), or at b when b
+    /// is the total, so consecutive ranges add up to the whole moving time.
     public func movingDuration(from a: Meters, to b: Meters) -> Seconds {
         precondition(a <= b, "movingDuration: from \(a) is after to \(b)")
         var total: Seconds = 0
         for i in distances.indices.dropFirst() {
             if let moving, !moving[i] { continue }
             let d0 = distances[i - 1], d1 = distances[i]
-            guard d1 > d0 else { continue }
+            guard d1 > d0 else {
+                if moving != nil && d0 >= a && (d0 < b || d0 == totalDistance && b == totalDistance) { total += times[i] - times[i - 1] }
+                continue
+            }
             let overlap = min(b, d1) - max(a, d0)
             if overlap > 0 { total += (times[i] - times[i - 1]) * overlap / (d1 - d0) }
         }

@@ -1,10 +1,12 @@
 import RunusCore
 
-/// Summary of one run, computed from a raw track: cleaning (record 0101), auto-pause with
-/// hysteresis (0102), elevation with hysteresis (0103), calories (0104).
+/// Summary of one run, computed from a raw track: cleaning (record 0101), stationary jitter
+/// (0150), auto-pause with hysteresis on a smoothed speed (0102, 0151), elevation with
+/// hysteresis (0103), calories (0104).
 ///
-/// Distance counts only segments flagged moving, so GPS drift while standing still adds
-/// nothing. Vehicle parts (record 0106) are left out: leading and trailing ones are cut off, and
+/// Two questions are kept apart (record 0151): *is this distance real?* — every cleaned step
+/// counts, less the jitter of a runner standing still (`JitterFilter`) — and *is the runner
+/// moving?* — `AutoPause`, which decides moving time. Vehicle parts (record 0106) are left out: leading and trailing ones are cut off, and
 /// one in the middle counts neither distance nor moving time. An empty track gives zeros (start
 /// and end 0); one fix gives zero distance.
 public struct RunMetrics: Sendable {
@@ -12,7 +14,7 @@ public struct RunMetrics: Sendable {
     public let startTime: EpochSeconds
     /// Last kept fix, Unix seconds.
     public let endTime: EpochSeconds
-    /// Moving distance in metres, ≥ 0.
+    /// Distance in metres, ≥ 0: jitter-filtered steps outside vehicle parts (record 0151).
     public let distance: Meters
     /// endTime − startTime in seconds, ≥ 0.
     public let elapsed: Seconds
@@ -53,30 +55,29 @@ public struct RunMetrics: Sendable {
         vehicle = cleaned.points.isEmpty ? [] : Array(vehicle[first...last])
         if !vehicle.isEmpty { vehicle[0] = false }
         let n = points.count
+        // Stationary jitter out (record 0150), then auto-pause on the smoothed speed (0151).
+        let steps = JitterFilter.spreadSteps(points, radius: configuration.jitterRadius,
+                                             spreadLimit: 2 * configuration.pauseWindowHalfWidth)
+        let movingStates = AutoPause.flags(points, configuration: configuration)
         var times: [EpochSeconds] = [], distances: [Meters] = [], movingFlags: [Bool] = []
         times.reserveCapacity(n); distances.reserveCapacity(n); movingFlags.reserveCapacity(n)
 
         var cumulative: Meters = 0, movingTime: Seconds = 0
-        var isMoving = true           // a run starts moving; the first slow segment pauses it
         var hrWeighted = 0.0, hrSeconds = 0.0
         for (i, p) in points.enumerated() {
+            let isMoving = i > 0 && movingStates[i] && !vehicle[i]
             if i > 0 {
                 let q = points[i - 1]
                 let dt = p.time - q.time
-                let d = Geodesy.localDistance(latitude1: q.latitude, longitude1: q.longitude,
-                                              latitude2: p.latitude, longitude2: p.longitude)
-                let speed = d / dt
-                // Hysteresis (record 0102): pause below pauseSpeed, resume above resumeSpeed.
-                if isMoving && speed < configuration.pauseSpeed { isMoving = false }
-                else if !isMoving && speed > configuration.resumeSpeed { isMoving = true }
-                if isMoving && !vehicle[i] { cumulative += d; movingTime += dt }
+                if isMoving { movingTime += dt }
+                if !vehicle[i] && (isMoving || !configuration.distanceOnlyWhileMoving) { cumulative += steps[i] }
                 if let h0 = q.heartRate, let h1 = p.heartRate {
                     hrWeighted += (h0 + h1) / 2 * dt; hrSeconds += dt
                 }
             }
             times.append(p.time)
             distances.append(cumulative)
-            movingFlags.append(i > 0 && isMoving && !vehicle[i])
+            movingFlags.append(isMoving)
         }
         let profile = DistanceProfile(times: times, distances: distances, moving: movingFlags)
         self.profile = profile
@@ -105,13 +106,14 @@ public struct RunMetrics: Sendable {
     }
 
     /// Splits of `length` metres by moving time; the last one is partial when the distance is
-    /// not a multiple (a remainder under 1 mm is dropped as rounding).
+    /// not a multiple (a remainder under 1 mm joins the split before it, as rounding).
     static func splits(profile: DistanceProfile, length: Meters) -> [Split] {
         let total = profile.totalDistance
         var result: [Split] = []
         var start: Meters = 0
         while total - start > 1e-3 {
-            let end = min(start + length, total)
+            // A remainder under 1 mm joins this split rather than making its own.
+            let end = total - (start + length) <= 1e-3 ? total : start + length
             result.append(Split(index: result.count + 1, distance: end - start,
                                 duration: profile.movingDuration(from: start, to: end)))
             start = end

@@ -12,6 +12,9 @@ public enum SegmentationEvaluation {
         /// Cap on training windows per class and fold (default 4000), so that a person with
         /// thousands of tracks does not dominate and training stays fast.
         public var maxWindowsPerClass = 4000
+        /// Cap on training windows per labelled track (default: none), so that long tracks do
+        /// not crowd out short ones, which count as much in the per-segment score.
+        public var maxWindowsPerTrack = Int.max
         public var forest = DecisionForest.Parameters()
         public init() {}
     }
@@ -35,15 +38,15 @@ public enum SegmentationEvaluation {
 
     /// Labelled training inputs of cleaned tracks (stationary windows left out), at most
     /// `maxPerClass` per class, drawn with `seed`.
-    public static func trainingWindows(_ tracks: [LabelledTrack], maxPerClass: Int,
+    public static func trainingWindows(_ tracks: [LabelledTrack], maxPerClass: Int, maxPerTrack: Int = .max,
                                        seed: UInt64) -> [(values: [Double], activity: ActivityClass)] {
         var byClass: [ActivityClass: [[Double]]] = [:]
-        for labelled in tracks {
-            for example in ActivityClassifier.trainingExamples(labelled.track.cleaned().points, activity: labelled.activity) {
-                byClass[labelled.activity, default: []].append(example.values)
-            }
-        }
         var rng = SeededGenerator(seed: seed)
+        for labelled in tracks {
+            var examples = ActivityClassifier.trainingExamples(labelled.track.cleaned().points, activity: labelled.activity)
+            if examples.count > maxPerTrack { examples.shuffle(using: &rng); examples.removeLast(examples.count - maxPerTrack) }
+            byClass[labelled.activity, default: []] += examples.map(\.values)
+        }
         var result: [(values: [Double], activity: ActivityClass)] = []
         for activity in ActivityClass.moving {
             var windows = byClass[activity] ?? []
@@ -74,8 +77,28 @@ public enum SegmentationEvaluation {
     /// of its segments got.
     public static func score(_ tracks: [LabelledTrack], classifier: ActivityClassifier,
                              configuration: MetricsConfiguration = .default) -> Scores {
-        var scores = Scores()
+        outcomes(tracks, classifier: classifier, configuration: configuration).reduce(Scores()) { $0 + $1.scores }
+    }
+
+    /// How one labelled track was labelled: its segment-level prediction and window counts.
+    public struct Outcome: Sendable {
+        public let person: String
+        public let truth: ActivityClass
+        /// The segment-level prediction (see `Scores`).
+        public let predicted: ActivityClass
+        /// This track's windows and its one segment.
+        public let scores: Scores
+        /// Share of the track's path in [0, 1] that `RunMetrics` would leave out as vehicle.
+        public let vehicleShare: Double
+    }
+
+    /// Per-track outcomes of `classifier` on `tracks`, in order (tracks under 2 cleaned points
+    /// are skipped).
+    public static func outcomes(_ tracks: [LabelledTrack], classifier: ActivityClassifier,
+                                configuration: MetricsConfiguration = .default) -> [Outcome] {
+        var result: [Outcome] = []
         for labelled in tracks {
+            var scores = Scores()
             let cleaned = labelled.track.cleaned(configuration: configuration)
             let n = cleaned.points.count
             guard n >= 2 else { continue }
@@ -84,6 +107,7 @@ public enum SegmentationEvaluation {
                 for i in s.range { label[i] = s.activity }
             }
             var trackVotes = [Double](repeating: 0, count: ActivityClass.allCases.count)
+            var vehiclePath = 0.0, totalPath = 0.0
             for w in classifier.windowing.windows(cleaned.points, from: 0, through: n - 1) {
                 var votes = [Int](repeating: 0, count: ActivityClass.allCases.count)
                 for i in (w.lowerBound + 1)...w.upperBound { votes[label[i].rawValue] += 1 }
@@ -92,26 +116,48 @@ public enum SegmentationEvaluation {
                 var path: Meters = 0
                 for i in (w.lowerBound + 1)...w.upperBound {
                     let a = cleaned.points[i - 1], b = cleaned.points[i]
-                    path += Geodesy.localDistance(latitude1: a.latitude, longitude1: a.longitude,
+                    let d = Geodesy.localDistance(latitude1: a.latitude, longitude1: a.longitude,
                                                   latitude2: b.latitude, longitude2: b.longitude)
+                    path += d
+                    if label[i] == .vehicle { vehiclePath += d }
                 }
+                totalPath += path
                 trackVotes[predicted.rawValue] += path
             }
             let moving = trackVotes.indices.dropFirst()
             let best = moving.max { trackVotes[$0] < trackVotes[$1] || (trackVotes[$0] == trackVotes[$1] && $0 > $1) }!
-            scores.segments.add(truth: labelled.activity, predicted: trackVotes[best] > 0 ? ActivityClass(rawValue: best)! : .stationary)
+            let predicted = trackVotes[best] > 0 ? ActivityClass(rawValue: best)! : .stationary
+            scores.segments.add(truth: labelled.activity, predicted: predicted)
+            result.append(Outcome(person: labelled.person, truth: labelled.activity, predicted: predicted, scores: scores,
+                                  vehicleShare: totalPath > 0 ? vehiclePath / totalPath : 0))
         }
-        return scores
+        return result
     }
 
-    /// One fold: trains on the other folds' persons and scores this fold's.
+    /// One fold: trains on the other folds' persons and scores this fold's, per track.
     public static func fold(_ k: Int, of tracks: [LabelledTrack], assignment: [String: Int],
-                            options: Options) -> Scores {
+                            options: Options) -> [Outcome] {
         let train = tracks.filter { assignment[$0.person] != k }
         let test = tracks.filter { assignment[$0.person] == k }
-        let windows = trainingWindows(train, maxPerClass: options.maxWindowsPerClass,
+        let windows = trainingWindows(train, maxPerClass: options.maxWindowsPerClass, maxPerTrack: options.maxWindowsPerTrack,
                                       seed: options.seed &+ UInt64(k))
         let classifier = ActivityClassifier(training: windows, parameters: options.forest)
-        return score(test, classifier: classifier)
+        return outcomes(test, classifier: classifier)
+    }
+
+    /// Foot-vs-vehicle segment errors by person, e.g. `geolife_062 (295): vehicle→cycle 17,
+    /// vehicle→walk 13`: labelled segments of walk, run or vehicle whose prediction is on the
+    /// other side (stationary predictions are left out, as in the F1), with the person's count of
+    /// such segments in brackets.
+    public static func errorsByPerson(_ outcomes: [Outcome]) -> [String] {
+        var errors: [String: [String: Int]] = [:], totals: [String: Int] = [:]
+        for o in outcomes where o.truth != .cycle && o.truth != .stationary {
+            totals[o.person, default: 0] += 1
+            guard o.predicted != .stationary, (o.truth == .vehicle) != (o.predicted == .vehicle) else { continue }
+            errors[o.person, default: [:]]["\(o.truth)→\(o.predicted)", default: 0] += 1
+        }
+        return errors.keys.sorted().map { person in
+            "\(person) (\(totals[person]!)): " + errors[person]!.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        }
     }
 }

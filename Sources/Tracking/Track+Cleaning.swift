@@ -8,7 +8,11 @@ extension Track {
     ///   kept fix and left faster than that to the next fix, while going straight from the last
     ///   kept fix to the next one is plausible. Sustained fast motion (a car) is not a spike and
     ///   is kept, for the vehicle rule to remove (record 0106); judging a fix by its neighbours
-    ///   on both sides means one bad fix never anchors the rest of the track.
+    ///   on both sides means one bad fix never anchors the rest of the track;
+    /// - an *acceleration spike* is dropped (record 0152): a fix through which the speed changes
+    ///   by more than `configuration.maxAcceleration` per second, while going straight from the
+    ///   last kept fix to the next one is plausible (a fix stamped a second early or late, a
+    ///   repeated position, a small jump). On a straight path the chord loses no distance.
     public func cleaned(configuration: MetricsConfiguration = .default) -> Track {
         var valid: [TrackPoint] = []
         valid.reserveCapacity(points.count)
@@ -18,10 +22,7 @@ extension Track {
             if let last = valid.last, p.time <= last.time { continue }
             valid.append(p)
         }
-        func speed(_ a: TrackPoint, _ b: TrackPoint) -> Double {
-            Geodesy.localDistance(latitude1: a.latitude, longitude1: a.longitude,
-                                  latitude2: b.latitude, longitude2: b.longitude) / (b.time - a.time)
-        }
+        let speed = Track.speed
         // A first fix that jumps to a second one, from which the track goes on plausibly, is a
         // leading spike (a cold-start fix): it would otherwise vouch for itself.
         if valid.count >= 3, speed(valid[0], valid[1]) > configuration.maxSpeed,
@@ -32,16 +33,28 @@ extension Track {
         kept.reserveCapacity(valid.count)
         for (i, p) in valid.enumerated() {
             guard let last = kept.last else { kept.append(p); continue }
-            if speed(last, p) > configuration.maxSpeed {
-                if i + 1 < valid.count {
-                    let next = valid[i + 1]
-                    if speed(p, next) > configuration.maxSpeed && speed(last, next) <= configuration.maxSpeed { continue }
-                } else {
-                    continue  // a final fix that jumps away has no neighbour to vouch for it
-                }
+            if i + 1 < valid.count {
+                if Track.isSpike(last, p, valid[i + 1], configuration: configuration) { continue }
+            } else if speed(last, p) > configuration.maxSpeed {
+                continue  // a final fix that jumps away has no neighbour to vouch for it
             }
             kept.append(p)
         }
         return Track(points: kept)
+    }
+
+    /// Whether `p`, between the last kept fix and the next valid fix, is dropped as a speed spike
+    /// (records 0101, 0106) or an acceleration spike (record 0152). Shared with the streaming cleaners.
+    static func isSpike(_ last: TrackPoint, _ p: TrackPoint, _ next: TrackPoint, configuration: MetricsConfiguration) -> Bool {
+        guard speed(last, next) <= configuration.maxSpeed else { return false }
+        let vIn = speed(last, p), vOut = speed(p, next)
+        if vIn > configuration.maxSpeed && vOut > configuration.maxSpeed { return true }
+        return abs(vOut - vIn) / ((next.time - last.time) / 2) > configuration.maxAcceleration
+    }
+
+    /// Speed from `a` to `b` in m/s (b after a).
+    static func speed(_ a: TrackPoint, _ b: TrackPoint) -> Double {
+        Geodesy.localDistance(latitude1: a.latitude, longitude1: a.longitude,
+                              latitude2: b.latitude, longitude2: b.longitude) / (b.time - a.time)
     }
 }

@@ -61,7 +61,8 @@ struct RaceRoomTests {
         #expect(r.phase == .finished)
         #expect(results.map(\.userID) == ["ana", "bo"])
         // One second tolerance: interpolation between 1 Hz fixes.
-        #expect(abs(results[0].finishTime! - 250) < 1 && abs(results[1].finishTime! - 1000.0 / 3) < 1)
+        #expect(abs(results[0].finishTime! - 250) < 1 && abs(results[1].finishTime! - 1000.0 / 3) < 1,
+                "finish times \(results.map { $0.finishTime ?? -1 })")
         #expect(abs(results[1].timeGap! - (1000.0 / 3 - 250)) < 1)
         #expect(throws: RaceError.finished) { try r.position(token: "a", points: [], now: Self.start + 400) }
     }

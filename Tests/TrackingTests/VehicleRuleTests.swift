@@ -26,7 +26,11 @@ struct VehicleRuleTests {
     func leadingDrive() {
         let track = straightTrack([(300, 13.0), (1200, 3.0)])
         let metrics = RunMetrics(track: track)
-        #expect(abs(metrics.distance - 3600) < Self.distanceTolerance)
+        // From 13 to 3 m/s within a second is impossible; the acceleration filter (record 0152)
+        // drops the fixes there, so the segment across them carries up to one drive second (13 m)
+        // into the run, and the jitter filter's last chord (record 0150) may fall short of the end.
+        let boundary: Meters = 13 + MetricsConfiguration.default.jitterRadius
+        #expect(abs(metrics.distance - 3600) < Self.distanceTolerance + boundary, "distance \(metrics.distance)")
         #expect(abs(metrics.elapsed - 1200) <= 1)
         #expect(metrics.startTime >= track.points[0].time + 299)
     }
@@ -55,7 +59,8 @@ struct VehicleRuleTests {
         track.points[300] = TrackPoint(time: track.points[300].time, latitude: p.latitude, longitude: p.longitude)
         let cleaned = track.cleaned()
         #expect(cleaned.points.count == track.points.count - 1)
-        #expect(abs(RunMetrics(track: track).distance - 1800) < 2 * Self.distanceTolerance)
+        // The jitter filter's last chord (record 0150) may fall short of the end.
+        #expect(abs(RunMetrics(track: track).distance - 1800) < 2 * Self.distanceTolerance + MetricsConfiguration.default.jitterRadius)
     }
 
     @Test("a bad first fix does not discard the run")

@@ -10,12 +10,13 @@ public protocol RaceDistanceTracker: Sendable {
     /// Distance covered so far, metres.
     var distance: Meters { get }
     /// Cumulative distance against time, to interpolate the moment a distance was crossed.
+    /// May cost O(points so far): rooms read it once, when the finish is crossed.
     var profile: DistanceProfile { get }
 }
 
 /// The reference tracker: recomputes `RunMetrics` over all points on every update. Exact by
-/// construction (the same numbers as the offline run record) at O(n) per update; the live
-/// tracker replaces it where cost matters.
+/// construction (the same numbers as the offline run record) at O(n) per update; the test
+/// oracle for `LiveRaceTracker`.
 public struct RecomputingRaceTracker: RaceDistanceTracker {
     private var points: [TrackPoint] = []
     private var metrics: RunMetrics?
@@ -32,4 +33,28 @@ public struct RecomputingRaceTracker: RaceDistanceTracker {
     public var profile: DistanceProfile {
         metrics?.profile ?? DistanceProfile(times: [], distances: [], moving: [])
     }
+}
+
+/// The daemon's tracker: a `LiveTracker` (record 0160), so an update costs the new points plus
+/// the tracker's bounded undecided tail, not the whole race so far; the distance after every
+/// update equals `RecomputingRaceTracker`'s (the same numbers as the offline run record).
+public struct LiveRaceTracker: RaceDistanceTracker {
+    private var live: LiveTracker
+    private var lastTime: EpochSeconds?
+    public private(set) var distance: Meters = 0
+
+    public init(configuration: MetricsConfiguration = .default) {
+        // Races need distance and time only: no best efforts to keep.
+        live = LiveTracker(configuration: configuration, effortDistances: [])
+    }
+
+    public mutating func append(_ new: [TrackPoint]) {
+        for p in new where lastTime.map({ p.time > $0 }) ?? true {
+            lastTime = p.time
+            live.append(p)
+        }
+        distance = live.snapshot().distance
+    }
+
+    public var profile: DistanceProfile { live.profile() }
 }

@@ -1,0 +1,59 @@
+import Foundation
+import RunusCore
+import Tracking
+import TrackFormats
+
+extension MetricsCommand {
+    /// `runus metrics --bench-live N FILE…` (make bench): the files' tracks parsed once, then
+    /// fed to a `LiveTracker` fix by fix, `runs` times after a warm-up; median wall times of
+    /// (a) appending every fix and one snapshot at the end, (b) a snapshot after every fix (a
+    /// live screen updated each second), and (c) the same without best efforts (what a race
+    /// tracker keeps). Prints JSON.
+    static func benchLive(_ paths: [String], runs: Int) throws -> String {
+        var tracks: [Track] = []
+        for path in paths {
+            var bytes = try TrackFiles.bytes(path)
+            if Gzip.isGzip(bytes) { bytes = try Gzip.decompress(bytes, name: path) }
+            tracks += try TrackFileReader.read(bytes, name: path).activities.map(\.track)
+        }
+        _ = ActivityClassifier.default   // trained at first use (record 0143), outside the timing
+        let points = tracks.reduce(0) { $0 + $1.points.count }
+        var checksum = 0.0, maxUndecided = 0
+        func once(snapshotEvery: Bool, efforts: Bool = true) {
+            checksum = 0
+            for track in tracks {
+                var live = efforts ? LiveTracker() : LiveTracker(effortDistances: [])
+                for p in track.points {
+                    live.append(p)
+                    if snapshotEvery {
+                        checksum += live.snapshot().distance
+                        maxUndecided = max(maxUndecided, live.undecided)
+                    }
+                }
+                checksum += live.snapshot().distance
+            }
+        }
+        let clock = ContinuousClock()
+        func median(snapshotEvery: Bool, efforts: Bool = true) -> Double {
+            once(snapshotEvery: snapshotEvery, efforts: efforts)  // warm-up
+            var times: [Double] = []
+            for _ in 0..<runs {
+                let d = clock.measure { once(snapshotEvery: snapshotEvery, efforts: efforts) }
+                times.append(Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18)
+            }
+            return times.sorted()[times.count / 2]
+        }
+        let appendOnly = median(snapshotEvery: false)
+        let distance = checksum
+        let everyFix = median(snapshotEvery: true)
+        let everyFixNoEfforts = median(snapshotEvery: true, efforts: false)
+        return JSONWriter.string(.object([
+            "files": .number(Double(paths.count)), "points": .number(Double(points)), "runs": .number(Double(runs)),
+            "append_median_s": .number(appendOnly), "append_points_per_s": .number(Double(points) / appendOnly),
+            "snapshot_every_fix_median_s": .number(everyFix), "snapshot_every_fix_points_per_s": .number(Double(points) / everyFix),
+            "snapshot_every_fix_no_efforts_median_s": .number(everyFixNoEfforts),
+            "snapshot_every_fix_no_efforts_points_per_s": .number(Double(points) / everyFixNoEfforts),
+            "distance_sum_m": .number(distance), "max_undecided": .number(Double(maxUndecided)),
+        ]))
+    }
+}

@@ -1,0 +1,105 @@
+import RunusCore
+
+/// Auto-pause with hysteresis on a smoothed speed (records 0102, 0151), one fix at a time, for
+/// batch metrics and a live tracker alike.
+///
+/// Segment s runs from fix s−1 to fix s. Its speed is the straight-line displacement across a
+/// window made of the segment and at least `halfWidth` seconds of fixes on each side, divided by
+/// the window's duration: one noisy or repeated fix cannot pause a run, standing still reads
+/// about (GPS wander ÷ window) however the fixes scatter, and a long gap (a dropout) is judged
+/// by its own average speed. A hairpin turn reads slow for a second or two. While moving, a speed below `pauseSpeed` pauses; while
+/// paused, a speed above `resumeSpeed` resumes; a run starts moving.
+///
+/// Lookahead: segment s is decided once a fix at least `halfWidth` seconds after fix s has
+/// arrived. `pendingFlags` gives the undecided tail as if the track ended at the last fix
+/// (its window cut there), which is what the batch computation does on the same prefix.
+/// Memory: the fixes of the current window only (amortised O(1) time per fix).
+public struct AutoPause: Sendable {
+    public let pauseSpeed: Double, resumeSpeed: Double
+    /// Seconds of fixes on each side of a segment in its speed window, ≥ 0.
+    public let halfWidth: Seconds
+    /// Times and positions (degrees) of fixes `base…`.
+    private var times: [EpochSeconds] = [], latitudes: [Double] = [], longitudes: [Double] = []
+    private var base = 0
+    /// The next undecided segment and its window pointers, global fix indices.
+    private var next = 1, windowStart = 0, windowEnd = 0
+    /// State after the decided segments.
+    private var moving = true
+    /// Fixes appended so far.
+    public private(set) var count = 0
+
+    public init(pauseSpeed: Double, resumeSpeed: Double, halfWidth: Seconds) {
+        precondition(pauseSpeed >= 0 && resumeSpeed >= pauseSpeed && halfWidth >= 0,
+                     "AutoPause: need 0 <= pauseSpeed <= resumeSpeed and halfWidth >= 0")
+        self.pauseSpeed = pauseSpeed
+        self.resumeSpeed = resumeSpeed
+        self.halfWidth = halfWidth
+    }
+
+    public init(configuration: MetricsConfiguration) {
+        self.init(pauseSpeed: configuration.pauseSpeed, resumeSpeed: configuration.resumeSpeed,
+                  halfWidth: configuration.pauseWindowHalfWidth)
+    }
+
+    /// Index of the first segment not yet decided (segments 1..<decidedThrough are settled).
+    public var decidedThrough: Int { next }
+
+    /// Adds the next cleaned fix (its time after the previous one's). Returns the moving flags of
+    /// the segments this fix settled, in order, starting at the previous `decidedThrough`.
+    @discardableResult
+    public mutating func append(_ p: TrackPoint) -> [Bool] {
+        let t = p.time
+        precondition(times.last.map { t > $0 } ?? true, "AutoPause: times must increase, got \(t)")
+        times.append(t)
+        latitudes.append(p.latitude)
+        longitudes.append(p.longitude)
+        count += 1
+        var settled: [Bool] = []
+        while next < count, t - time(next) >= halfWidth {
+            while time(windowEnd) - time(next) < halfWidth || windowEnd < next { windowEnd += 1 }
+            settled.append(step(&moving, segment: next, windowStart: &windowStart, windowEnd: windowEnd))
+            next += 1
+        }
+        trim()
+        return settled
+    }
+
+    /// Moving flags of the undecided segments `decidedThrough..<count`, their windows cut at the
+    /// last fix.
+    public func pendingFlags() -> [Bool] {
+        var state = moving, start = windowStart
+        return (next..<max(next, count)).map { s in
+            step(&state, segment: s, windowStart: &start, windowEnd: count - 1)
+        }
+    }
+
+    /// Moving flags of every segment of a cleaned track (element 0 is false): the batch form.
+    public static func flags(_ points: [TrackPoint], configuration: MetricsConfiguration) -> [Bool] {
+        var pause = AutoPause(configuration: configuration)
+        var flags = points.isEmpty ? [] : [false]
+        for p in points { flags += pause.append(p) }
+        return flags + pause.pendingFlags()
+    }
+
+    /// Advances the window start for segment `s` and the hysteresis state; returns the flag.
+    private func step(_ state: inout Bool, segment s: Int, windowStart j: inout Int, windowEnd k: Int) -> Bool {
+        while j + 1 <= s - 1 && time(s - 1) - time(j + 1) >= halfWidth { j += 1 }
+        let a = j - base, b = k - base
+        let speed = Geodesy.localDistance(latitude1: latitudes[a], longitude1: longitudes[a],
+                                          latitude2: latitudes[b], longitude2: longitudes[b]) / (times[b] - times[a])
+        if state && speed < pauseSpeed { state = false } else if !state && speed > resumeSpeed { state = true }
+        return state
+    }
+
+    private func time(_ i: Int) -> EpochSeconds { times[i - base] }
+
+    /// Drops fixes no window can reach again, once they are most of the storage.
+    private mutating func trim() {
+        let drop = windowStart - base
+        guard drop >= 64, drop * 2 >= times.count else { return }
+        times.removeFirst(drop)
+        latitudes.removeFirst(drop)
+        longitudes.removeFirst(drop)
+        base += drop
+    }
+}

@@ -1,0 +1,177 @@
+import RunusCore
+
+/// Everything of the run record that is a running total: the loop of `RunMetrics.init` one
+/// segment at a time, on segments whose vehicle flag is decided, with the batch's own
+/// `AutoPause` (record 0151) and the jitter filter's spread steps (`LiveJitterSpread`, 0150) fed
+/// the same points in the same order. A segment is added to the totals once `AutoPause` has
+/// decided its moving flag (`pauseWindowHalfWidth` seconds later) and the spread its distance (at
+/// most twice that); until then it waits in `waiting`, and `finish` decides those with
+/// `AutoPause.pendingFlags` and `LiveJitterSpread.pending`, as batch does on the same prefix. Small (no arrays but
+/// the few waiting segments, the auto-pause window and the best efforts'), so that it can be
+/// saved before a trailing vehicle part.
+struct LiveTotals: Sendable {
+    /// A segment whose moving flag or distance is not decided yet.
+    private struct Waiting: Sendable {
+        var point: TrackPoint
+        var vehicle: Bool
+        /// What the jitter filter adds at this fix, metres ≥ 0, once decided.
+        var step: Meters?
+        var moving: Bool?
+    }
+
+    /// First fix of the run (after leading vehicle parts), the newest one appended, and the
+    /// newest one whose segment is in the totals.
+    var first: TrackPoint
+    var newest: TrackPoint
+    private var added: TrackPoint
+    private var pause: AutoPause
+    private var jitter: LiveJitterSpread
+    private var waiting: [Waiting] = []
+    /// First waiting segment, and the first without a step and without a flag (indices into
+    /// `waiting`).
+    private var waitingHead = 0, stepNext = 0, flagNext = 0
+    /// Distance in metres (record 0151) and moving time in seconds.
+    var distance: Meters = 0
+    var moving: Seconds = 0
+    /// Heart rate: time-weighted sum (bpm·s) and its seconds; plain sum and count of samples.
+    var hrWeighted = 0.0, hrSeconds = 0.0, hrSum = 0.0, hrCount = 0
+    var elevation: ElevationHysteresis
+    var splits: LiveSplits
+    var efforts: [LiveBestEffort]
+    /// Profile entries of the run.
+    var profileCount = 0
+
+    init<S: LiveProfileStorage>(first p: TrackPoint, configuration: MetricsConfiguration, effortDistances: [Meters],
+                                storage: inout S) {
+        first = p; newest = p; added = p
+        pause = AutoPause(configuration: configuration)
+        jitter = LiveJitterSpread(first: p, radius: configuration.jitterRadius,
+                                  spreadLimit: 2 * configuration.pauseWindowHalfWidth)
+        pause.append(p)
+        elevation = ElevationHysteresis(threshold: configuration.elevationThreshold)
+        splits = LiveSplits(length: configuration.splitLength)
+        efforts = effortDistances.map(LiveBestEffort.init(length:))
+        if let h = p.heartRate { hrSum += h; hrCount += 1 }
+        elevation.add(p.elevation)
+        storage.append(time: p.time, distance: 0, moving: false)
+        profileCount = 1
+        for e in efforts.indices { efforts[e].advance(storage) }
+    }
+
+    /// Segments appended whose moving flag is not decided yet.
+    var undecided: Int { waiting.count - waitingHead }
+
+    /// The segment from `newest` to `p`, with its vehicle flag.
+    mutating func add<S: LiveProfileStorage>(_ p: TrackPoint, vehicle: Bool, configuration: MetricsConfiguration,
+                                             storage: inout S) {
+        newest = p
+        waiting.append(Waiting(point: p, vehicle: vehicle))
+        for step in jitter.append(p) { waiting[stepNext].step = step; stepNext += 1 }
+        for flag in pause.append(p) { waiting[flagNext].moving = flag; flagNext += 1 }
+        addDecided(configuration: configuration, storage: &storage)
+        if waitingHead >= 32 && waitingHead * 2 >= waiting.count {
+            waiting.removeFirst(waitingHead)
+            stepNext -= waitingHead; flagNext -= waitingHead
+            waitingHead = 0
+        }
+    }
+
+    /// Decides the waiting segments as if the run ended at `newest`.
+    mutating func finish<S: LiveProfileStorage>(configuration: MetricsConfiguration, storage: inout S) {
+        for step in jitter.pending() { waiting[stepNext].step = step; stepNext += 1 }
+        for flag in pause.pendingFlags() { waiting[flagNext].moving = flag; flagNext += 1 }
+        precondition(stepNext == waiting.count && flagNext == waiting.count,
+                     "LiveTotals: pending steps or flags do not cover the \(undecided) waiting segments")
+        addDecided(configuration: configuration, storage: &storage)
+    }
+
+    /// Adds the waiting segments whose step and flag are both decided, in order.
+    private mutating func addDecided<S: LiveProfileStorage>(configuration: MetricsConfiguration, storage: inout S) {
+        while waitingHead < min(stepNext, flagNext) {
+            let w = waiting[waitingHead]
+            waitingHead += 1
+            add(w.point, step: w.step!, moving: w.moving!, vehicle: w.vehicle, configuration: configuration, storage: &storage)
+        }
+    }
+
+    /// The body of `RunMetrics.init`'s loop for one segment ending at `p`.
+    private mutating func add<S: LiveProfileStorage>(_ p: TrackPoint, step: Meters, moving flag: Bool, vehicle: Bool,
+                                                     configuration: MetricsConfiguration, storage: inout S) {
+        let q = added
+        let dt = p.time - q.time
+        let isMoving = flag && !vehicle
+        if isMoving { moving += dt }
+        let d0 = distance
+        if !vehicle && (isMoving || !configuration.distanceOnlyWhileMoving) { distance += step }
+        if let h0 = q.heartRate, let h1 = p.heartRate { hrWeighted += (h0 + h1) / 2 * dt; hrSeconds += dt }
+        if let h = p.heartRate { hrSum += h; hrCount += 1 }
+        elevation.add(p.elevation)
+        storage.append(time: p.time, distance: distance, moving: isMoving)
+        profileCount += 1
+        splits.add(from: d0, to: distance, seconds: dt, moving: isMoving, storage: &storage)
+        for e in efforts.indices { efforts[e].advance(storage) }
+        added = p
+    }
+}
+
+/// `RunMetrics.splits` over `DistanceProfile.movingDuration`, split by split as segments come:
+/// each split's duration is the sum of the same terms in the same (segment) order, so the same
+/// floating-point sum. A split is final once the distance passes its end by more than 1 mm
+/// (batch's rounding rule); until then two sums are kept, one ending at the split's nominal end
+/// and one open-ended (the partial last split, ending at the total), and the moving segments that
+/// reach past the nominal end are kept to start the next split with.
+struct LiveSplits: Sendable {
+    /// A moving segment's part in the splits: from and to cumulative distance (m), seconds.
+    private struct Term: Sendable { var d0: Meters, d1: Meters, dt: Seconds }
+
+    /// Split length in metres, > 0.
+    let length: Meters
+    /// Start of the current split in metres, and the splits finished before it.
+    private(set) var start: Meters = 0
+    private(set) var count = 0
+    /// Moving time of the current split to its nominal end, and to the end of the run (s).
+    private var toEnd: Seconds = 0
+    private(set) var open: Seconds = 0
+    /// Moving segments that reach past the current split's nominal end.
+    private var beyond: [Term] = []
+
+    init(length: Meters) { self.length = length }
+
+    /// One segment from `d0` to `d1` metres (cumulative, d0 ≤ d1) lasting `dt` seconds.
+    mutating func add<S: LiveProfileStorage>(from d0: Meters, to d1: Meters, seconds dt: Seconds, moving: Bool,
+                                             storage: inout S) {
+        if moving { accumulate(Term(d0: d0, d1: d1, dt: dt)) }
+        while d1 - (start + length) > 1e-3 {
+            let end = start + length
+            count += 1
+            storage.appendSplit(Split(index: count, distance: end - start, duration: toEnd))
+            start = end
+            toEnd = 0; open = 0
+            let carried = beyond
+            beyond = []
+            for t in carried { accumulate(t) }
+        }
+    }
+
+    /// The partial last split of a run whose distance is `total` metres, if batch makes one.
+    func last(total: Meters) -> Split? {
+        total - start > 1e-3 ? Split(index: count + 1, distance: total - start, duration: open) : nil
+    }
+
+    /// `movingDuration`'s term for this split, to its nominal end and to the run's end.
+    private mutating func accumulate(_ t: Term) {
+        let a = start, e = start + length
+        if t.d1 > t.d0 {
+            let overlap = min(e, t.d1) - max(a, t.d0)
+            if overlap > 0 { toEnd += t.dt * overlap / (t.d1 - t.d0) }
+            let overlapOpen = t.d1 - max(a, t.d0)
+            if overlapOpen > 0 { open += t.dt * overlapOpen / (t.d1 - t.d0) }
+            if t.d1 > e { beyond.append(t) }
+        } else {
+            // A segment that adds no distance counts where it sits (record 0150).
+            if t.d0 >= a && t.d0 < e { toEnd += t.dt }
+            if t.d0 >= a { open += t.dt }
+            if t.d0 >= e { beyond.append(t) }
+        }
+    }
+}

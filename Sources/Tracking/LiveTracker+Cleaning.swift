@@ -1,0 +1,78 @@
+import RunusCore
+
+/// Receives cleaned fixes, in order, from a `LiveCleaningStage`.
+public protocol CleanedFixSink {
+    mutating func accept(cleaned point: TrackPoint)
+}
+
+/// The first stage of `LiveTracker`: `Track.cleaned` one fix at a time, split into fixes that no
+/// later fix can remove (`settled`, pushed to the sink) and the few that may still go
+/// (`provisional`). After any prefix, the settled fixes followed by `provisional` must equal
+/// `Track(points: prefix).cleaned(configuration:)`, and `provisional` must stay short (a
+/// bounded number of fixes), or the tracker loses its amortised O(1).
+public protocol LiveCleaningStage: Sendable {
+    init(configuration: MetricsConfiguration)
+    /// Adds the next recorded fix; fixes it settles go to `sink`, in order.
+    mutating func append<S: CleanedFixSink>(_ point: TrackPoint, into sink: inout S)
+    /// Cleaned fixes after the settled ones, as if the track ended now.
+    var provisional: [TrackPoint] { get }
+}
+
+/// `LiveCleaningStage` for the spike filters of records 0101 and 0152: the rules of
+/// `Track.cleaned` (the spike test is its own `Track.isSpike`), with the pending fix exposed. A fix is
+/// settled once the next valid fix arrives; only the first three valid fixes wait together, for
+/// the leading-spike test. When the cleaner changes, this stage is what to replace (its test
+/// checks it against `Track.cleaned` at every prefix).
+public struct SpikeCleaningStage: LiveCleaningStage {
+    public let configuration: MetricsConfiguration
+    /// Valid fixes before the leading-spike test could run (at most 2 between calls).
+    private var leading: [TrackPoint] = []
+    private var leadingDecided = false
+    /// The last settled fix.
+    private var lastSettled: TrackPoint?
+    /// The last valid fix, not yet settled (its fate depends on the next one).
+    private var pending: TrackPoint?
+
+    public init(configuration: MetricsConfiguration = .default) { self.configuration = configuration }
+
+    public mutating func append<S: CleanedFixSink>(_ p: TrackPoint, into sink: inout S) {
+        guard p.time.isFinite, p.latitude.isFinite, p.longitude.isFinite, abs(p.latitude) <= 90 else { return }
+        if let last = pending ?? leading.last, p.time <= last.time { return }
+        guard leadingDecided else {
+            leading.append(p)
+            guard leading.count == 3 else { return }
+            if speed(leading[0], leading[1]) > configuration.maxSpeed, speed(leading[1], leading[2]) <= configuration.maxSpeed {
+                leading.removeFirst()
+            }
+            leadingDecided = true
+            let first = leading
+            leading = []
+            for q in first { advance(q, into: &sink) }
+            return
+        }
+        advance(p, into: &sink)
+    }
+
+    public var provisional: [TrackPoint] {
+        guard leadingDecided else { return Track(points: leading).cleaned(configuration: configuration).points }
+        guard let p = pending else { return [] }
+        // A final fix that jumps away has no neighbour to vouch for it.
+        if let last = lastSettled, speed(last, p) > configuration.maxSpeed { return [] }
+        return [p]
+    }
+
+    /// Settles the pending fix now that `q` follows it (or drops it as a spike); `q` is pending.
+    private mutating func advance<S: CleanedFixSink>(_ q: TrackPoint, into sink: inout S) {
+        if let p = pending {
+            if let last = lastSettled, Track.isSpike(last, p, q, configuration: configuration) {
+                // a spike: dropped
+            } else {
+                lastSettled = p
+                sink.accept(cleaned: p)
+            }
+        }
+        pending = q
+    }
+
+    private func speed(_ a: TrackPoint, _ b: TrackPoint) -> Double { Track.speed(a, b) }
+}

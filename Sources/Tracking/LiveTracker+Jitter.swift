@@ -1,0 +1,79 @@
+import RunusCore
+
+/// `JitterFilter.spreadSteps` one fix at a time (record 0150): the filtered distance per fix,
+/// each anchor's chord shared among the steps since the previous anchor when they span at most
+/// `spreadLimit` seconds (else all on the last step), and at the end the remainder from the last
+/// anchor to the final fix shared the same way. A step is decided when the next anchor arrives,
+/// or (as 0) once the run has gone on past `spreadLimit` seconds after the anchor and a later
+/// fix exists; the newest steps wait, at most `spreadLimit` seconds of them. Uses the batch's own
+/// `JitterFilter` for the chords; the sharing mirrors `spreadSteps`'s `share`.
+struct LiveJitterSpread: Sendable {
+    let spreadLimit: Seconds
+    private var filter: JitterFilter
+    /// The last anchor and the newest fix.
+    private var anchor: TrackPoint
+    private var newest: TrackPoint
+    /// Raw lengths (m) of the undecided steps after the anchor; while `stale` (the anchor is
+    /// more than `spreadLimit` seconds old) only the newest step waits, and its raw length is
+    /// not needed.
+    private var raw: [Meters] = []
+    private var stale = false
+
+    init(first: TrackPoint, radius: Meters, spreadLimit: Seconds) {
+        self.spreadLimit = spreadLimit
+        filter = JitterFilter(radius: radius)
+        _ = filter.append(latitude: first.latitude, longitude: first.longitude)
+        anchor = first
+        newest = first
+    }
+
+    /// Steps appended whose distance is not decided yet.
+    var undecided: Int { raw.count }
+
+    /// Adds the next fix; returns the distances (m) of the steps it decided, in order.
+    mutating func append(_ p: TrackPoint) -> [Meters] {
+        let chord = filter.append(latitude: p.latitude, longitude: p.longitude)
+        let step = Self.length(newest, p)
+        newest = p
+        var decided: [Meters] = []
+        if stale {
+            decided.append(0)   // the step before waited only in case the run ended there
+            raw = [step]
+        } else {
+            raw.append(step)
+        }
+        if chord > 0 {
+            decided += share(chord, to: p)
+            anchor = p
+            raw = []
+            stale = false
+        } else if !stale && p.time - anchor.time > spreadLimit {
+            // No later chord can be shared back over these steps: all but the newest add 0.
+            decided += [Meters](repeating: 0, count: raw.count - 1)
+            raw = [step]
+            stale = true
+        }
+        return decided
+    }
+
+    /// The undecided steps as if the run ended at the newest fix (the remainder to it shared).
+    func pending() -> [Meters] {
+        guard !raw.isEmpty else { return [] }
+        return share(Self.length(anchor, newest), to: newest)
+    }
+
+    /// `spreadSteps`'s `share` of `chord` over the waiting steps, ending at `p`.
+    private func share(_ chord: Meters, to p: TrackPoint) -> [Meters] {
+        let n = raw.count
+        if stale { return [chord] }
+        let total = raw.reduce(0, +)
+        guard n > 1, total > 0, p.time - anchor.time <= spreadLimit else {
+            return [Meters](repeating: 0, count: n - 1) + [chord]
+        }
+        return raw.map { chord * $0 / total }
+    }
+
+    private static func length(_ a: TrackPoint, _ b: TrackPoint) -> Meters {
+        Geodesy.localDistance(latitude1: a.latitude, longitude1: a.longitude, latitude2: b.latitude, longitude2: b.longitude)
+    }
+}

@@ -1,0 +1,230 @@
+import RunusCore
+
+/// The classifier half of `LiveVehicleStage`: `ActivityClassifier.segments` and
+/// `Track.suppressShortVehicles` over each part the speed rule left unflagged, one segment at a
+/// time, as of record 0160.
+///
+/// What waits, and for how long (record 0160): a window's end is known once the run has gone on
+/// `minPoints − 1` fixes and `windowDuration / 2` seconds past its candidate end; its label once
+/// `ActivityClassifier.contextWindows` more windows are known (their features are its context);
+/// a classifier `vehicle` stretch once it lasts `vehicleClassifierMinDuration` or a foot label
+/// follows. So at most about 5 windows plus that minimum are undecided, whatever the run's length;
+/// the buffer keeps only those fixes.
+struct LivePartStage: Sendable {
+    let classifier: ActivityClassifier?
+    let minVehicleDuration: Seconds
+    private let windowing: ActivityClassifier.Windowing
+
+    /// Recent fixes and their segment lengths: global index i is at i − base.
+    private var points: [TrackPoint] = []
+    private var lengths: [Meters] = []
+    private var base = 0
+    /// Global index of the newest fix (−1 before the first).
+    private var last = -1
+    /// Next segment to hand on (global index of its end fix).
+    private var emitted = 0
+
+    // The current part (a maximal stretch of segments the speed rule left unflagged).
+    private var partOpen = false
+    /// The part's window list is final (the part is being closed).
+    private var closed = false
+    /// First fix of the current run (fixes joined by steps ≤ maxGap) and of the forming window.
+    private var windowStart = 0
+    /// Smallest fix index not yet rejected as the forming window's end.
+    private var scan = 0
+    /// Windows of the part, numbered from 0; `windows[0]` is number `windowsBase`.
+    private var windows: [Window] = []
+    private var windowsBase = 0
+    private var windowCount: Int { windowsBase + windows.count }
+    /// Windows whose label is known (they are numbered 0..<labelled).
+    private var labelled = 0
+    private var firstLabel: ActivityClass?
+    /// Next segment to label, the window number that holds it, and the label before it.
+    private var frontier = 0
+    private var cursor = 0
+    private var previousLabel: ActivityClass?
+    /// A classifier `vehicle` stretch from this segment on, not yet decided.
+    private var runFrom: Int?
+    private var runStartTime: EpochSeconds = 0
+    private var runIsVehicle = false
+    /// A foot, cycle or stationary label was seen in this part.
+    private var seenOther = false
+    /// Fixes that went into window features, for the work count.
+    private(set) var work = 0
+
+    private struct Window: Sendable {
+        var lower: Int, upper: Int
+        var features: SegmentFeatures
+        var label: ActivityClass?
+    }
+
+    init(classifier: ActivityClassifier?, minVehicleDuration: Seconds) {
+        self.classifier = classifier
+        self.minVehicleDuration = minVehicleDuration
+        windowing = classifier?.windowing ?? ActivityClassifier.Windowing()
+    }
+
+    /// Fixes received but not handed on.
+    var undecided: Int { last + 1 - emitted }
+
+    private func time(_ i: Int) -> EpochSeconds { points[i - base].time }
+
+    /// The next fix, with whether the speed rule flagged its segment (decided for good).
+    mutating func accept<S: LiveSegmentSink>(_ step: LiveStep, flagged: Bool, into sink: inout S) {
+        if flagged && partOpen { closePart(into: &sink) }
+        points.append(step.point)
+        lengths.append(step.distance)
+        last += 1
+        guard last > 0, !flagged, classifier != nil else {
+            emit(last, vehicle: flagged, into: &sink)
+            trim()
+            return
+        }
+        if !partOpen { openPart(at: last - 1) }
+        if time(last) - time(last - 1) > windowing.maxGap {
+            finishRun(through: last - 1)
+            windowStart = last; scan = last + 1
+        } else {
+            settleWindows()
+        }
+        labelWindows()
+        labelSegments(into: &sink)
+        trim()
+    }
+
+    /// Decides everything as if the part ended now.
+    mutating func finish<S: LiveSegmentSink>(into sink: inout S) {
+        if partOpen { closePart(into: &sink) }
+    }
+
+    private mutating func openPart(at a: Int) {
+        partOpen = true; closed = false
+        windowStart = a; scan = a + 1
+        windows = []; windowsBase = 0; labelled = 0; firstLabel = nil
+        frontier = a + 1; cursor = 0; previousLabel = nil
+        runFrom = nil; seenOther = false
+    }
+
+    private mutating func closePart<S: LiveSegmentSink>(into sink: inout S) {
+        finishRun(through: last)
+        closed = true
+        labelWindows()
+        labelSegments(into: &sink)
+        if let from = runFrom, !runIsVehicle {
+            // An undecided vehicle stretch keeps its label only when it is the whole part.
+            for i in from...last { emit(i, vehicle: !seenOther, into: &sink) }
+        }
+        runFrom = nil
+        partOpen = false
+    }
+
+    /// Cuts the forming window(s) of a run ending at fix `r` as `Windowing.windows` does.
+    private mutating func finishRun(through r: Int) {
+        var a = windowStart
+        while a < r {
+            var e = a + 1
+            while e < r && (time(e) - time(a) < windowing.windowDuration || e - a < windowing.minPoints - 1) { e += 1 }
+            if r - e < windowing.minPoints - 1 || time(r) - time(e) < windowing.windowDuration / 2 { e = r }
+            addWindow(a, e)
+            a = e
+        }
+        windowStart = r; scan = r + 1
+    }
+
+    /// Settles the forming window once no later fix can extend it (see the type's comment).
+    private mutating func settleWindows() {
+        while true {
+            let a = windowStart
+            if scan <= a { scan = a + 1 }
+            while scan <= last && (time(scan) - time(a) < windowing.windowDuration || scan - a < windowing.minPoints - 1) { scan += 1 }
+            let e = scan
+            guard e <= last, last - e >= windowing.minPoints - 1,
+                  time(last) - time(e) >= windowing.windowDuration / 2 else { return }
+            addWindow(a, e)
+            windowStart = e; scan = e + 1
+        }
+    }
+
+    private mutating func addWindow(_ a: Int, _ e: Int) {
+        work += e - a + 1
+        windows.append(Window(lower: a, upper: e, features: SegmentFeatures(points: points[(a - base)...(e - base)])))
+    }
+
+    /// Labels windows whose context is complete (or all, once the part is closed).
+    private mutating func labelWindows() {
+        guard let classifier else { return }
+        let context = ActivityClassifier.contextWindows
+        while labelled < windowCount && (closed || windowCount > labelled + context) {
+            let k = labelled
+            let lo = max(0, k - context), hi = min(windowCount - 1, k + context)
+            let near = (lo...hi).map { windows[$0 - windowsBase].features }
+            let vector = ActivityClassifier.vectors(near)[k - lo]
+            let label = classifier.classify(windows[k - windowsBase].features, vector: vector).activity
+            windows[k - windowsBase].label = label
+            if k == 0 { firstLabel = label }
+            labelled += 1
+        }
+    }
+
+    /// Labels segments in order while their label is known: a window's, or for a gap segment
+    /// (a step longer than maxGap) the label before it, else the part's first label.
+    private mutating func labelSegments<S: LiveSegmentSink>(into sink: inout S) {
+        while frontier <= last {
+            let s = frontier
+            let label: ActivityClass
+            if time(s) - time(s - 1) > windowing.maxGap {
+                if let l = previousLabel ?? firstLabel { label = l }
+                else if closed && windowCount == 0 { label = .stationary }
+                else { return }
+            } else {
+                while cursor < windowCount && windows[cursor - windowsBase].upper < s { cursor += 1 }
+                guard cursor < windowCount, let l = windows[cursor - windowsBase].label else { return }
+                label = l
+            }
+            previousLabel = label
+            frontier += 1
+            decide(s, label, into: &sink)
+        }
+    }
+
+    /// A classifier `vehicle` stretch shorter than the minimum takes its neighbour's label,
+    /// unless it is the whole part (Track.suppressShortVehicles).
+    private mutating func decide<S: LiveSegmentSink>(_ s: Int, _ label: ActivityClass, into sink: inout S) {
+        guard label == .vehicle else {
+            if let from = runFrom {
+                if !runIsVehicle { for i in from..<s { emit(i, vehicle: false, into: &sink) } }
+                runFrom = nil
+            }
+            seenOther = true
+            emit(s, vehicle: false, into: &sink)
+            return
+        }
+        if runFrom == nil { runFrom = s; runStartTime = time(s - 1); runIsVehicle = false }
+        if runIsVehicle {
+            emit(s, vehicle: true, into: &sink)
+        } else if time(s) - runStartTime >= minVehicleDuration {
+            runIsVehicle = true
+            for i in runFrom!...s { emit(i, vehicle: true, into: &sink) }
+        }
+    }
+
+    private mutating func emit<S: LiveSegmentSink>(_ i: Int, vehicle: Bool, into sink: inout S) {
+        precondition(i == emitted, "LivePartStage: segment \(i) handed on out of order (expected \(emitted))")
+        sink.accept(LiveStep(point: points[i - base], distance: lengths[i - base]), vehicle: vehicle)
+        emitted += 1
+    }
+
+    /// Drops fixes and windows nothing can need again (amortised O(1): only when half is dead).
+    private mutating func trim() {
+        var keep = min(last, emitted - 1)
+        if partOpen { keep = min(keep, windowStart, frontier - 1) }
+        let dead = keep - base
+        if dead > 256 && dead * 2 > points.count {
+            points.removeFirst(dead); lengths.removeFirst(dead); base = keep
+        }
+        let oldWindows = min(labelled - ActivityClassifier.contextWindows, cursor) - windowsBase
+        if oldWindows > 32 && oldWindows * 2 > windows.count {
+            windows.removeFirst(oldWindows); windowsBase += oldWindows
+        }
+    }
+}

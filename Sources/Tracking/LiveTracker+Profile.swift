@@ -1,0 +1,122 @@
+import RunusCore
+
+/// Where the accumulator keeps the distance profile and the finished splits: the tracker's own
+/// arrays, or, for a snapshot, those arrays read-only plus a small overlay for the undecided
+/// tail (so a snapshot never copies the history).
+protocol LiveProfileStorage {
+    var count: Int { get }
+    func time(_ i: Int) -> EpochSeconds
+    func distance(_ i: Int) -> Meters
+    mutating func append(time: EpochSeconds, distance: Meters, moving: Bool)
+    mutating func appendSplit(_ split: Split)
+    /// Keeps the first `count` entries and the first `splits` splits.
+    mutating func truncate(count: Int, splits: Int)
+}
+
+/// The decided profile: cleaned fixes of the run so far, and the splits finished on them.
+struct LiveProfileArrays: LiveProfileStorage, Sendable {
+    var times: [EpochSeconds] = []
+    var distances: [Meters] = []
+    var moving: [Bool] = []
+    var splits: [Split] = []
+
+    var count: Int { times.count }
+    func time(_ i: Int) -> EpochSeconds { times[i] }
+    func distance(_ i: Int) -> Meters { distances[i] }
+    mutating func append(time: EpochSeconds, distance: Meters, moving: Bool) {
+        times.append(time); distances.append(distance); self.moving.append(moving)
+    }
+    mutating func appendSplit(_ split: Split) { splits.append(split) }
+    mutating func truncate(count n: Int, splits k: Int) {
+        times.removeLast(times.count - n); distances.removeLast(distances.count - n); moving.removeLast(moving.count - n)
+        splits.removeLast(splits.count - k)
+    }
+}
+
+/// The first `baseCount` entries (and `baseSplits` splits) of `base`, read-only, then what a
+/// snapshot adds.
+struct LiveProfileOverlay: LiveProfileStorage {
+    let base: LiveProfileArrays
+    private var baseCount: Int, baseSplits: Int
+    var extra = LiveProfileArrays()
+
+    init(base: LiveProfileArrays) {
+        self.base = base
+        baseCount = base.count
+        baseSplits = base.splits.count
+    }
+
+    var count: Int { baseCount + extra.count }
+    func time(_ i: Int) -> EpochSeconds { i < baseCount ? base.times[i] : extra.times[i - baseCount] }
+    func distance(_ i: Int) -> Meters { i < baseCount ? base.distances[i] : extra.distances[i - baseCount] }
+    mutating func append(time: EpochSeconds, distance: Meters, moving: Bool) {
+        extra.append(time: time, distance: distance, moving: moving)
+    }
+    mutating func appendSplit(_ split: Split) { extra.appendSplit(split) }
+    mutating func truncate(count n: Int, splits k: Int) {
+        extra.truncate(count: max(0, n - baseCount), splits: max(0, k - baseSplits))
+        baseCount = min(baseCount, n)
+        baseSplits = min(baseSplits, k)
+    }
+
+    /// The first `count` profile entries and first `splits` splits.
+    func profile(count n: Int) -> DistanceProfile {
+        let k = min(n, baseCount)
+        return DistanceProfile(times: Array(base.times[..<k]) + extra.times.prefix(n - k),
+                               distances: Array(base.distances[..<k]) + extra.distances.prefix(n - k),
+                               moving: Array(base.moving[..<k]) + extra.moving.prefix(n - k))
+    }
+
+    func splits(count n: Int) -> [Split] {
+        let k = min(n, baseSplits)
+        return Array(base.splits[..<k]) + extra.splits.prefix(n - k)
+    }
+}
+
+/// The fastest elapsed time over one distance, kept as `DistanceProfile.fastestDuration`
+/// computes it (its two monotone pointers, advanced as the profile grows: O(1) amortised per
+/// fix). Both are minima over the same candidate windows, so the results are identical.
+struct LiveBestEffort: Sendable, Equatable {
+    /// Distance in metres, > 0.
+    let length: Meters
+    /// Next window start to evaluate, the end pointer of the start-anchored windows, and the
+    /// start pointer of the end-anchored ones (profile indices).
+    private var i = 0, j = 1, k = 0
+    /// Shortest duration so far in seconds (+∞ while the run is shorter than `length`).
+    private(set) var best = Double.infinity
+    /// Pointer moves, for the work count.
+    private(set) var work = 0
+
+    init(length: Meters) {
+        precondition(length > 0, "LiveBestEffort: distance must be positive, got \(length)")
+        self.length = length
+    }
+
+    /// Takes the profile's newest entry into account.
+    mutating func advance<S: LiveProfileStorage>(_ p: S) {
+        let n = p.count, total = p.distance(n - 1)
+        // Windows starting at a fix, ending the first moment the distance reaches start + length.
+        while i < n {
+            let target = p.distance(i) + length
+            if target > total { break }
+            if j <= i { j = i + 1 }
+            while p.distance(j) < target { j += 1; work += 1 }
+            best = min(best, Self.interpolate(p, j - 1, j, target) - p.time(i))
+            i += 1; work += 1
+        }
+        // The window ending at the newest fix, starting the last moment at newest − length.
+        let jn = n - 1
+        let target = p.distance(jn) - length
+        guard target >= p.distance(0) else { return }
+        while k + 1 < n && p.distance(k + 1) <= target { k += 1; work += 1 }
+        let start = k + 1 < n && k + 1 <= jn ? Self.interpolate(p, k, k + 1, target) : p.time(k)
+        best = min(best, p.time(jn) - start)
+    }
+
+    /// `DistanceProfile.interpolateTime`: the time at distance `d` on the step a→b.
+    private static func interpolate<S: LiveProfileStorage>(_ p: S, _ a: Int, _ b: Int, _ d: Meters) -> EpochSeconds {
+        let span = p.distance(b) - p.distance(a)
+        if span <= 0 { return p.time(a) }
+        return p.time(a) + (p.time(b) - p.time(a)) * (d - p.distance(a)) / span
+    }
+}

@@ -1,0 +1,106 @@
+import RunusCore
+
+/// The run record computed live, one fix at a time (issue 3, record 0160): the same numbers as
+/// `RunMetrics(track:)` of the fixes appended so far, in amortised O(1) per fix.
+///
+/// Three stages, each deciding what no later fix can change and holding back the rest:
+/// cleaning (`SpikeCleaningStage`: the newest fix), vehicle flags (`LiveVehicleStage`: the speed
+/// rule's open stretch and the classifier's last few windows, a bounded tail of about ten
+/// minutes), and the running totals (`LiveTotals`: the batch's own `AutoPause` and the jitter
+/// filter's spread steps, whose last 10 s wait; distance, moving time, splits, best efforts,
+/// elevation, heart rate, calories). `append` pushes decided fixes through once; `snapshot()`
+/// copies the small stage states and decides the tail as if the run ended now, so its cost is
+/// the tail's, not the run's. At every prefix a snapshot equals the batch record (tested on
+/// random and real tracks).
+public struct LiveTracker: Sendable {
+    /// The cleaning stage; swap here when the cleaner changes (record 0160).
+    public typealias Cleaner = SpikeCleaningStage
+
+    public let configuration: MetricsConfiguration
+    /// Body mass in kg (> 0) for calories, if known.
+    public let weightKg: Double?
+    /// Distances in metres whose best efforts are kept.
+    public let effortDistances: [Meters]
+    private var cleaner: Cleaner
+    private var downstream: Downstream<LiveProfileArrays>
+    /// Fixes appended, including those cleaning dropped.
+    public private(set) var appended = 0
+
+    /// Distances, metres, whose best efforts are kept by default: 400 m, 1 km, 1 mile, 3 km, 5 km,
+    /// 10 km, half marathon, marathon (as `PriorRun.effortDistances`).
+    public static let defaultEffortDistances: [Meters] = [400, 1000, 1609.344, 3000, 5000, 10_000, 21_097.5, 42_195]
+
+    /// - Parameters:
+    ///   - weightKg: body mass in kg (> 0), needed for calories.
+    ///   - classifier: the activity classifier (default `.default`, as `RunMetrics`).
+    public init(weightKg: Double? = nil, configuration: MetricsConfiguration = .default,
+                effortDistances: [Meters] = LiveTracker.defaultEffortDistances, classifier: ActivityClassifier? = nil) {
+        precondition(weightKg.map { $0 > 0 } ?? true, "LiveTracker: weightKg must be positive, got \(weightKg!)")
+        self.configuration = configuration
+        self.weightKg = weightKg
+        self.effortDistances = effortDistances
+        cleaner = Cleaner(configuration: configuration)
+        downstream = Downstream(vehicles: LiveVehicleStage(configuration: configuration, classifier: classifier),
+                                run: LiveRunStage(configuration: configuration, effortDistances: effortDistances,
+                                                  storage: LiveProfileArrays()))
+    }
+
+    /// Adds the next recorded fix (out-of-order or invalid ones are dropped by cleaning, as in
+    /// the batch record). Amortised O(1).
+    public mutating func append(_ point: TrackPoint) {
+        appended += 1
+        cleaner.append(point, into: &downstream)
+    }
+
+    public mutating func append<C: Sequence>(contentsOf points: C) where C.Element == TrackPoint {
+        for p in points { append(p) }
+    }
+
+    /// The run record so far: equal to `RunMetrics(track:)` of the fixes appended (see the type).
+    /// Costs O(tail), not O(run).
+    public func snapshot() -> LiveMetrics {
+        var tail = decidedTail()
+        let totals = tail.run.finish()
+        let count = totals?.splits.count ?? 0
+        return LiveMetrics(totals: totals, splits: tail.run.storage.splits(count: count), weightKg: weightKg,
+                           configuration: configuration)
+    }
+
+    /// Cumulative distance against time so far (as `RunMetrics.profile`). O(run): for a finish
+    /// line crossed, not for every fix.
+    public func profile() -> DistanceProfile {
+        var tail = decidedTail()
+        let n = tail.run.finish()?.profileCount ?? 0
+        return tail.run.storage.profile(count: n)
+    }
+
+    /// Fixes whose part of the record is not decided yet (cleaning's and the vehicle stage's
+    /// tail): what a snapshot recomputes. Bounded by the stages' holding times, not by the run.
+    public var undecided: Int { cleaner.provisional.count + downstream.vehicles.undecided + downstream.run.undecided }
+
+    /// Elementary steps done by `append` so far (fixes through each stage, fixes read for window
+    /// features, best-effort pointer moves): linear in the fixes appended.
+    public var work: Int {
+        appended + downstream.vehicles.work + downstream.vehicles.parts.work
+            + (downstream.run.totals?.efforts.reduce(0) { $0 + $1.work } ?? 0)
+    }
+
+    /// The stages copied, with the tail decided as if the run ended now.
+    private func decidedTail() -> Downstream<LiveProfileOverlay> {
+        var tail = Downstream(vehicles: downstream.vehicles,
+                              run: LiveRunStage(copying: downstream.run, storage: LiveProfileOverlay(base: downstream.run.storage)))
+        for p in cleaner.provisional { tail.accept(cleaned: p) }
+        tail.vehicles.finish(into: &tail.run)
+        return tail
+    }
+}
+
+/// The stages after cleaning.
+private struct Downstream<Storage: LiveProfileStorage>: CleanedFixSink {
+    var vehicles: LiveVehicleStage
+    var run: LiveRunStage<Storage>
+
+    mutating func accept(cleaned point: TrackPoint) { vehicles.append(point, into: &run) }
+}
+
+extension Downstream: Sendable where Storage: Sendable {}
