@@ -135,6 +135,8 @@ BENCH_LEARN_NAME ?= synth_1m
 # Parts: gbdt (training), lr, score (LightGBM scoring our saved model; score alone re-scores the
 # model the last gbdt part saved), e.g. BENCH_LEARN_ONLY=lr,score.
 BENCH_LEARN_ONLY ?= gbdt,lr,score
+# Each peer and ours run this many times, interleaved, each in a fresh process; tables are medians.
+BENCH_LEARN_REPEATS ?= 3
 BENCH_LEARN_DIR ?= $(VAR)/bench-learn
 BENCH_LEARN_VENV := scripts/.venv
 .PHONY: bench-learn
@@ -147,7 +149,7 @@ bench-learn: deps
 	@test -f $(BENCH_LEARN_DIR)/$(BENCH_LEARN_NAME).json \
 	  || $(BENCH_LEARN_VENV)/bin/python $(PEERS_SCRIPT) gen --rows $(BENCH_LEARN_ROWS) --name $(BENCH_LEARN_NAME) --data-dir $(BENCH_LEARN_DIR)
 	$(BENCH_LEARN_VENV)/bin/python scripts/bench_learn.py --data $(BENCH_LEARN_DIR)/$(BENCH_LEARN_NAME).json \
-	  --peers-script $(PEERS_SCRIPT) --ours .build/release/runus-bench-learn --only $(BENCH_LEARN_ONLY) \
+	  --peers-script $(PEERS_SCRIPT) --ours .build/release/runus-bench-learn --only $(BENCH_LEARN_ONLY) --repeats $(BENCH_LEARN_REPEATS) \
 	  --out $(BENCH_LEARN_DIR)/$(BENCH_LEARN_NAME)-results.json
 
 # Activity segmentation scored on the labelled real data, held out by person (docs/decisions/0145).

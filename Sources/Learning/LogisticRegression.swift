@@ -58,21 +58,6 @@ public enum LogisticRegression {
     static let armijo = 1e-4
     /// Maximum halvings of one Newton step before the solver declares a stall (2^-40 ≈ 1e-12).
     static let maxHalvings = 40
-    /// When the fit may estimate the Hessian from a sample of row blocks (sub-sampled Newton,
-    /// docs/decisions/0307): only for at least `minRows` rows, only while the gradient is far from
-    /// zero (max|∇f| / Σw > `gradient`), from every `stride`-th block of `Matrix.gramBlockRows`
-    /// rows. Near the optimum the full Hessian keeps Newton's quadratic convergence, and the
-    /// stopping rule is unchanged, so the result meets the same tolerance.
-    struct HessianSampling: Sendable {
-        /// Rows below which the Hessian is always exact, >= 0 (2^18 = 262,144).
-        var minRows = 1 << 18
-        /// One block in `stride` is summed, >= 1.
-        var stride = 8
-        /// Per-unit-weight gradient (max-abs) above which a sampled Hessian is used, >= 0.
-        var gradient = 1e-4
-        static let standard = HessianSampling()
-    }
-
     /// Relative slack on the objective comparison: near the optimum the true decrease is below
     /// the rounding error of a sum over n rows, and a full Newton step must not be refused for it.
     static let roundingSlack = 1e-13
@@ -83,28 +68,32 @@ public enum LogisticRegression {
     /// (only possible with l2 = 0). Not converging is reported, not thrown.
     public static func fit(x: Matrix, y: [Double], weights: [Double]? = nil,
                            configuration: Configuration = Configuration()) throws -> LogisticRegressionModel {
-        try fit(x: x, y: y, weights: weights, configuration: configuration, start: nil, sampling: .standard)
+        try fit(x: x, y: y, weights: weights, configuration: configuration, start: nil, largeTable: .standard)
     }
 
     /// `fit` from given standardized parameters (β..., b) instead of (0, logit(ȳ)); tests use it
-    /// to start where the full Newton step overshoots.
+    /// to start where the full Newton step overshoots, and to take the block path on small tables.
     static func fit(x: Matrix, y: [Double], weights: [Double]?, configuration: Configuration,
-                    start: [Double]?, sampling: HessianSampling = .standard) throws -> LogisticRegressionModel {
+                    start: [Double]?, largeTable: LargeTable = .standard) throws -> LogisticRegressionModel {
         let (totalWeight, labelMean) = try validate(x: x, y: y, weights: weights, configuration: configuration)
         let n = x.rows, p = x.cols
         let dim = p + (configuration.fitIntercept ? 1 : 0)
         let lambda = configuration.l2
         let w = weights ?? [Double](repeating: 1, count: n)
         let standardizer = Standardizer.fit(x, weights: weights)
+        if let start { precondition(start.count == dim, "start has \(start.count) values, expected \(dim)") }
+        if n >= largeTable.minRows {
+            let pass = BlockPass(x: x, y: y, w: w, means: standardizer.means, inverseScales: standardizer.scales.map { 1 / $0 },
+                                 withIntercept: configuration.fitIntercept, layout: largeTable)
+            return try fitBlocks(pass, standardizer: standardizer, configuration: configuration, start: start,
+                                 labelMean: labelMean, totalWeight: totalWeight)
+        }
         let design = designMatrix(x, standardizer: standardizer, withIntercept: configuration.fitIntercept)
 
         // Work arrays, allocated once.
         var beta = [Double](repeating: 0, count: dim)
         if configuration.fitIntercept { beta[p] = Logistic.logit(labelMean) }
-        if let start {
-            precondition(start.count == dim, "start has \(start.count) values, expected \(dim)")
-            beta = start
-        }
+        if let start { beta = start }
         var trial = beta
         var margin = [Double](repeating: 0, count: n)
         var trialMargin = margin
@@ -135,17 +124,10 @@ public enum LogisticRegression {
             if iterations >= configuration.maxIterations { break }
 
             // Newton system (ZᵀHZ + λI) d = g, upper triangle, solved in place by Cholesky.
-            let far = n >= sampling.minRows && gradientMaxAbs > sampling.gradient * totalWeight
-            design.weightedGramUpper(weights: curvature, scratch: &scratch, into: &hessian, blockStride: far ? sampling.stride : 1)
-            hessian.withUnsafeMutableBufferPointer { hp in for j in 0..<p { hp[j * dim + j] += lambda } }
-            for j in 0..<dim { step[j] = gradient[j] }
-            let info = hessian.withUnsafeMutableBufferPointer { hp in
-                step.withUnsafeMutableBufferPointer { sp in
-                    LAPACKE_dposv(LAPACK_ROW_MAJOR, CChar(UInt8(ascii: "U")), blasSize(dim), 1,
-                                  hp.baseAddress, blasSize(dim), sp.baseAddress, 1)
-                }
+            design.weightedGramUpper(weights: curvature, scratch: &scratch, into: &hessian)
+            try hessian.withUnsafeMutableBufferPointer { hp in
+                try newtonStep(hessianUpper: hp, lambda: lambda, penalised: p, gradient: gradient, into: &step, iteration: iterations)
             }
-            if info != 0 { throw LearningError.singularHessian(iteration: iterations, info: Int(info)) }
             // The move is -t·step; its directional derivative is -g·step < 0.
             let slope = -BLAS.dot(gradient, step)
 
@@ -178,6 +160,22 @@ public enum LogisticRegression {
                                        intercept: configuration.fitIntercept ? beta[p] : 0, fitReport: report)
     }
 
+    /// Solves (H + λI_penalised)·step = gradient by Cholesky (`LAPACKE_dposv`) on the upper
+    /// triangle of the dim × dim row-major `hessianUpper`, which it overwrites. λ is added to
+    /// the first `penalised` diagonal entries (not the intercept's).
+    static func newtonStep(hessianUpper h: UnsafeMutableBufferPointer<Double>, lambda: Double, penalised: Int,
+                           gradient: [Double], into step: inout [Double], iteration: Int) throws {
+        let dim = gradient.count
+        precondition(h.count == dim * dim && step.count == dim, "newtonStep: sizes do not match dimension \(dim)")
+        for j in 0..<penalised { h[j * dim + j] += lambda }
+        for j in 0..<dim { step[j] = gradient[j] }
+        let info = step.withUnsafeMutableBufferPointer { sp in
+            LAPACKE_dposv(LAPACK_ROW_MAJOR, CChar(UInt8(ascii: "U")), blasSize(dim), 1,
+                          h.baseAddress, blasSize(dim), sp.baseAddress, 1)
+        }
+        if info != 0 { throw LearningError.singularHessian(iteration: iteration, info: Int(info)) }
+    }
+
     /// The standardized features with a trailing column of ones when there is an intercept.
     static func designMatrix(_ x: Matrix, standardizer: Standardizer, withIntercept: Bool) -> Matrix {
         let n = x.rows, p = x.cols, dim = p + (withIntercept ? 1 : 0)
@@ -198,35 +196,51 @@ public enum LogisticRegression {
         return Matrix(rows: n, cols: dim, elements: elements)
     }
 
-    /// The objective f = Σ wᵢ·logloss(yᵢ, marginᵢ) + (λ/2)·Σ_{j<penalised} βⱼ², and per row the residual wᵢ(σᵢ − yᵢ) and curvature
-    /// wᵢσᵢ(1 − σᵢ), all from one exponential per row: with e = exp(−|m|), σ = 1/(1+e) or e/(1+e),
-    /// and logloss = log1p(e) + max(0, ∓m) (exactly `Logistic.logLoss`'s two branches).
+    /// The objective f = Σ wᵢ·logloss(yᵢ, marginᵢ) + (λ/2)·Σ_{j<penalised} βⱼ², and per row the
+    /// residual wᵢ(σᵢ − yᵢ) and curvature wᵢσᵢ(1 − σᵢ) (see `evaluateRows`).
     static func evaluate(margin: [Double], beta: [Double], y: [Double], w: [Double], lambda: Double, penalised: Int,
                          residual: inout [Double], curvature: inout [Double]) -> Double {
-        var loss = 0.0
-        margin.withUnsafeBufferPointer { m in
+        let loss = margin.withUnsafeBufferPointer { m in
             y.withUnsafeBufferPointer { yp in
                 w.withUnsafeBufferPointer { wp in
                     residual.withUnsafeMutableBufferPointer { r in
                         curvature.withUnsafeMutableBufferPointer { h in
-                            for i in m.indices {
-                                let z = m[i], e = exp(-abs(z)), wi = wp[i]
-                                let s = z >= 0 ? 1 / (1 + e) : e / (1 + e)
-                                r[i] = wi * (s - yp[i])
-                                h[i] = wi * s * (1 - s)
-                                if wi != 0 {
-                                    // −log σ(z) = log1p(e) + max(0, −z); −log(1 − σ(z)) = log1p(e) + max(0, z).
-                                    let signed = yp[i] == 1 ? -z : z
-                                    loss += wi * (log1p(e) + max(0, signed))
-                                }
-                            }
+                            evaluateRows(margin: m.baseAddress!, y: yp.baseAddress!, w: wp.baseAddress!, count: m.count,
+                                         residual: r.baseAddress!, curvature: h.baseAddress!)
                         }
                     }
                 }
             }
         }
+        return loss + penalty(beta: beta, lambda: lambda, penalised: penalised)
+    }
+
+    /// (λ/2)·Σ_{j<penalised} βⱼ² (the intercept, last, is not penalised).
+    static func penalty(beta: [Double], lambda: Double, penalised: Int) -> Double {
         var squares = 0.0
         for j in 0..<penalised { squares += beta[j] * beta[j] }
-        return loss + 0.5 * lambda * squares
+        return 0.5 * lambda * squares
+    }
+
+    /// Σ wᵢ·logloss(yᵢ, mᵢ) over `count` rows, writing each row's residual wᵢ(σᵢ − yᵢ) and
+    /// curvature wᵢσᵢ(1 − σᵢ), all from one exponential per row: with e = exp(−|m|),
+    /// σ = 1/(1+e) or e/(1+e), and logloss = log1p(e) + max(0, ∓m) (exactly `Logistic.logLoss`'s
+    /// two branches). Rows are summed in order. `count` must be >= 1 (pointers are non-nil).
+    @inline(__always)
+    static func evaluateRows(margin m: UnsafePointer<Double>, y: UnsafePointer<Double>, w: UnsafePointer<Double>, count: Int,
+                             residual r: UnsafeMutablePointer<Double>, curvature h: UnsafeMutablePointer<Double>) -> Double {
+        var loss = 0.0
+        for i in 0..<count {
+            let z = m[i], e = exp(-abs(z)), wi = w[i]
+            let s = z >= 0 ? 1 / (1 + e) : e / (1 + e)
+            r[i] = wi * (s - y[i])
+            h[i] = wi * s * (1 - s)
+            if wi != 0 {
+                // −log σ(z) = log1p(e) + max(0, −z); −log(1 − σ(z)) = log1p(e) + max(0, z).
+                let signed = y[i] == 1 ? -z : z
+                loss += wi * (log1p(e) + max(0, signed))
+            }
+        }
+        return loss
     }
 }

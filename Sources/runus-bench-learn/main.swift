@@ -5,11 +5,12 @@
 //   runus-bench-learn gbdt --data DIR/synth_1m.json [--rounds 200] [--leaves 31] [--serial]
 //                          [--save-lightgbm PATH] [--scores-out PATH] [--latency-calls 2000]
 //   runus-bench-learn score --data DIR/synth_1m.json --model MODEL.txt [--scores-out PATH] [--latency-calls 2000]
-//   runus-bench-learn lr   --data DIR/synth_1m.json [--blas-threads 2]
+//   runus-bench-learn lr   --data DIR/synth_1m.json [--blas-threads 1]
 //
-// `lr` runs BLAS on --blas-threads threads (default 2: scikit-learn's lbfgs in the same run does
-// its X·w and Xᵀ·r products in OpenBLAS with OPENBLAS_NUM_THREADS=2 and its elementwise loss on
-// one thread); our elementwise passes are single-threaded too. Everything else uses one thread.
+// `lr` fits a table of at least 2^18 rows in row blocks on both cores (docs/decisions/0308),
+// calling BLAS from each worker, so BLAS itself stays on one thread (the default of
+// --blas-threads; scikit-learn's lbfgs in the same run gets OPENBLAS_NUM_THREADS=2 for its X·w
+// and Xᵀ·r products and runs its elementwise loss on one thread). Everything else uses one thread.
 import Foundation
 import Learning
 
@@ -22,7 +23,7 @@ struct Options {
     var saveLightGBM: String?
     var latencyCalls = 2_000
     var model: String?
-    var blasThreads = 2
+    var blasThreads = 1
     var scoresOut: String?
 }
 

@@ -83,25 +83,63 @@ struct LogisticRegressionTests {
         #expect(abs(model.intercept - theta[3]) <= oracleAgreement)
     }
 
-    @Test("a Hessian sampled from row blocks while far from the optimum reaches the same solution")
-    func sampledHessian() throws {
-        let d = data(rows: 20_000, seed: 307)   // 5 blocks of 4096 rows; stride 2 samples 3
-        var sampling = LogisticRegression.HessianSampling()
-        sampling.minRows = 0
-        sampling.stride = 2
-        sampling.gradient = 1e-4
-        let exact = try LogisticRegression.fit(x: d.x, y: d.y, weights: nil, configuration: .init(), start: nil,
-                                               sampling: .init(minRows: Int.max))
-        let sampled = try LogisticRegression.fit(x: d.x, y: d.y, weights: nil, configuration: .init(), start: nil, sampling: sampling)
-        let a = try #require(exact.fitReport), b = try #require(sampled.fitReport)
+    /// The block path (docs/decisions/0308) forced onto a small table: 20,000 rows are 5 blocks of
+    /// 4096; stride 2 sums blocks 0, 2 and 4 into the Hessian; one block per chunk gives 5 chunks.
+    private static let smallBlocks = LogisticRegression.LargeTable(minRows: 0, hessianStride: 2, chunkBlocks: 1, parallel: true)
+
+    @Test("the block path with a sampled Hessian reaches the whole-table path's solution",
+          arguments: [(1.0, true), (1.0, false), (0.0, true)])
+    func blockPathMatchesWholeTable(lambda: Double, weighted: Bool) throws {
+        let d = data(rows: 20_000, seed: 307)
+        // Weights 0, 0.5, 1.5 and 2.5, so zero-weight rows and the weighted sums are exercised.
+        let weights: [Double]? = weighted ? (0..<20_000).map { [0, 0.5, 1.5, 2.5][($0 * 7) % 4] } : nil
+        let c = LogisticRegression.Configuration(l2: lambda)
+        let whole = try LogisticRegression.fit(x: d.x, y: d.y, weights: weights, configuration: c, start: nil,
+                                               largeTable: .init(minRows: Int.max))
+        let blocks = try LogisticRegression.fit(x: d.x, y: d.y, weights: weights, configuration: c, start: nil,
+                                                largeTable: Self.smallBlocks)
+        let a = try #require(whole.fitReport), b = try #require(blocks.fitReport)
         #expect(a.converged && b.converged)
         // Both meet the 1e-8 gradient test, so the objectives agree to rounding (~1e-14 relative).
         #expect(abs(a.objective - b.objective) <= 1e-12 * a.objective)
-        for j in 0..<3 { #expect(abs(exact.coefficients[j] - sampled.coefficients[j]) <= oracleAgreement, "β\(j)") }
-        #expect(abs(exact.intercept - sampled.intercept) <= oracleAgreement)
-        // Below minRows (the default 2^18) the Hessian is exact: the default fit is the exact one, bit for bit.
-        let standard = try LogisticRegression.fit(x: d.x, y: d.y)
-        #expect(standard.coefficients == exact.coefficients && standard.intercept == exact.intercept)
+        for j in 0..<3 { #expect(abs(whole.coefficients[j] - blocks.coefficients[j]) <= oracleAgreement, "β\(j)") }
+        #expect(abs(whole.intercept - blocks.intercept) <= oracleAgreement)
+        #expect(b.rows == a.rows && b.totalWeight == a.totalWeight)
+        // The sampled Hessian costs steps, not accuracy: a few more than exact Newton at most.
+        #expect(b.iterations >= a.iterations && b.iterations <= a.iterations + 4)
+        // Below minRows (the default 2^18) the default fit is the whole-table one, bit for bit.
+        let standard = try LogisticRegression.fit(x: d.x, y: d.y, weights: weights, configuration: c)
+        #expect(standard.coefficients == whole.coefficients && standard.intercept == whole.intercept)
+    }
+
+    @Test("the block path's objective and gradient equal a naive loop at the fitted parameters")
+    func blockPathIsStationary() throws {
+        let d = data(rows: 9_000, seed: 11)   // 3 blocks, the last partial
+        let model = try LogisticRegression.fit(x: d.x, y: d.y, weights: nil, configuration: .init(l2: 3), start: nil,
+                                               largeTable: Self.smallBlocks)
+        let report = try #require(model.fitReport)
+        #expect(report.converged)
+        let (means, scales) = Naive.standardize(d.x, weights: nil)
+        let g = Naive.gradient(x: d.x, y: d.y, weights: nil, means: means, scales: scales, beta: model.coefficients,
+                               intercept: model.intercept, lambda: 3, withIntercept: true)
+        for (j, gj) in g.enumerated() { #expect(abs(gj) / 9_000 <= stationarityTolerance, "coordinate \(j): \(gj)") }
+    }
+
+    @Test("the block path gives the same bits on one thread and on all cores, without an intercept too",
+          arguments: [true, false])
+    func blockPathIsDeterministic(intercept: Bool) throws {
+        let d = data(rows: 20_000, seed: 308)
+        var serial = Self.smallBlocks
+        serial.parallel = false
+        let c = LogisticRegression.Configuration(fitIntercept: intercept)
+        let one = try LogisticRegression.fit(x: d.x, y: d.y, weights: nil, configuration: c, start: nil, largeTable: serial)
+        for _ in 0..<3 {
+            let all = try LogisticRegression.fit(x: d.x, y: d.y, weights: nil, configuration: c, start: nil, largeTable: Self.smallBlocks)
+            #expect(all.coefficients == one.coefficients && all.intercept == one.intercept)
+            #expect(all.fitReport == one.fitReport)
+        }
+        #expect(one.fitReport?.converged == true)
+        if !intercept { #expect(one.intercept == 0) }
     }
 
     @Test("recovers known coefficients on 20000 synthetic rows")
