@@ -106,64 +106,74 @@ func emit(_ object: [String: Any]) {
     print(String(decoding: data, as: UTF8.self))
 }
 
+/// The whole benchmark run; errors (a missing data or model file, a bad model) reach `main`.
+func runBenchmark(_ options: Options) throws {
+    let loadStart = now()
+    let dataset = try Dataset(header: options.data)
+    let train = dataset.trainTable, test = dataset.testTable
+    let yTrain = dataset.labels(train), yTest = dataset.labels(test)
+    let loadSeconds = now() - loadStart
+
+    switch options.mode {
+    case "gbdt":
+        var c = GradientBoosting.Configuration()
+        c.numIterations = options.rounds
+        c.numLeaves = options.leaves
+        c.learningRate = 0.1
+        c.maxBin = 255
+        c.parallel = options.parallel
+        let cpu0 = cpuSeconds(), t0 = now()
+        let model = try GradientBoosting.fit(x: train, y: yTrain, configuration: c)
+        let fitSeconds = now() - t0, fitCPU = cpuSeconds() - cpu0
+        let p = model.probabilities(test)
+        let auc = try Metrics.rocAUC(labels: yTest, scores: p)
+        let loss = try Metrics.logLoss(labels: yTest, probabilities: p)
+        let latency = scoringLatency(model, test: test, calls: options.latencyCalls)
+        try writeScores(model, test, to: options.scoresOut)
+        if let path = options.saveLightGBM {
+            try LightGBMModelText.write(model, featureNames: dataset.featureNames).write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        let leaves = model.trees.map(\.leafCount).reduce(0, +)
+        emit(["peer": "runus_gbdt", "rows": dataset.rows, "fit_s": fitSeconds, "fit_cpu_s": fitCPU, "load_s": loadSeconds,
+              "auc": auc, "logloss": loss, "trees": model.trees.count, "leaves": leaves,
+              "parallel": options.parallel].merging(latency) { a, _ in a })
+    case "score":
+        // Scoring latency only, on a model saved by `gbdt --save-lightgbm` (LightGBM text format).
+        guard let path = options.model else { usage() }
+        let model = try LightGBMModelText.read(String(contentsOfFile: path, encoding: .utf8))
+        let p = model.probabilities(test)
+        try writeScores(model, test, to: options.scoresOut)
+        emit(["peer": "runus_score", "rows": dataset.rows, "fit_s": 0.0, "load_s": loadSeconds, "trees": model.trees.count,
+              "auc": try Metrics.rocAUC(labels: yTest, scores: p), "logloss": try Metrics.logLoss(labels: yTest, probabilities: p)]
+             .merging(scoringLatency(model, test: test, calls: options.latencyCalls)) { a, _ in a })
+    case "lr":
+        var x = Matrix(rows: train.rowCount, cols: train.featureCount)
+        x.withUnsafeMutableBufferPointer { xs in
+            for i in 0..<train.rowCount { for j in 0..<train.featureCount { xs[i * train.featureCount + j] = train.value(row: i, feature: j) } }
+        }
+        var c = LogisticRegression.Configuration()
+        c.l2 = 1.0   // scikit-learn C = 1
+        BLASThreads.use(options.blasThreads)
+        let cpu0 = cpuSeconds(), t0 = now()
+        let model = try LogisticRegression.fit(x: x, y: yTrain, configuration: c)
+        let fitSeconds = now() - t0, fitCPU = cpuSeconds() - cpu0
+        var xt = Matrix(rows: test.rowCount, cols: test.featureCount)
+        for i in 0..<test.rowCount { for j in 0..<test.featureCount { xt[i, j] = test.value(row: i, feature: j) } }
+        let p = model.probabilities(x: xt)
+        emit(["peer": "runus_lr", "rows": dataset.rows, "fit_s": fitSeconds, "fit_cpu_s": fitCPU, "load_s": loadSeconds,
+              "auc": try Metrics.rocAUC(labels: yTest, scores: p), "logloss": try Metrics.logLoss(labels: yTest, probabilities: p),
+              "iterations": model.fitReport?.iterations ?? -1, "blas_threads": options.blasThreads,
+              "objective": model.fitReport?.objective ?? -1])
+    default:
+        usage()
+    }
+}
+
 let options = parseOptions()
 BLASThreads.useOne()
-let loadStart = now()
-let dataset = try Dataset(header: options.data)
-let train = dataset.trainTable, test = dataset.testTable
-let yTrain = dataset.labels(train), yTest = dataset.labels(test)
-let loadSeconds = now() - loadStart
-
-switch options.mode {
-case "gbdt":
-    var c = GradientBoosting.Configuration()
-    c.numIterations = options.rounds
-    c.numLeaves = options.leaves
-    c.learningRate = 0.1
-    c.maxBin = 255
-    c.parallel = options.parallel
-    let cpu0 = cpuSeconds(), t0 = now()
-    let model = try GradientBoosting.fit(x: train, y: yTrain, configuration: c)
-    let fitSeconds = now() - t0, fitCPU = cpuSeconds() - cpu0
-    let p = model.probabilities(test)
-    let auc = try Metrics.rocAUC(labels: yTest, scores: p)
-    let loss = try Metrics.logLoss(labels: yTest, probabilities: p)
-    let latency = scoringLatency(model, test: test, calls: options.latencyCalls)
-    try writeScores(model, test, to: options.scoresOut)
-    if let path = options.saveLightGBM {
-        try LightGBMModelText.write(model, featureNames: dataset.featureNames).write(toFile: path, atomically: true, encoding: .utf8)
-    }
-    let leaves = model.trees.map(\.leafCount).reduce(0, +)
-    emit(["peer": "runus_gbdt", "rows": dataset.rows, "fit_s": fitSeconds, "fit_cpu_s": fitCPU, "load_s": loadSeconds,
-          "auc": auc, "logloss": loss, "trees": model.trees.count, "leaves": leaves,
-          "parallel": options.parallel].merging(latency) { a, _ in a })
-case "score":
-    // Scoring latency only, on a model saved by `gbdt --save-lightgbm` (LightGBM text format).
-    guard let path = options.model else { usage() }
-    let model = try LightGBMModelText.read(String(contentsOfFile: path, encoding: .utf8))
-    let p = model.probabilities(test)
-    try writeScores(model, test, to: options.scoresOut)
-    emit(["peer": "runus_score", "rows": dataset.rows, "fit_s": 0.0, "load_s": loadSeconds, "trees": model.trees.count,
-          "auc": try Metrics.rocAUC(labels: yTest, scores: p), "logloss": try Metrics.logLoss(labels: yTest, probabilities: p)]
-         .merging(scoringLatency(model, test: test, calls: options.latencyCalls)) { a, _ in a })
-case "lr":
-    var x = Matrix(rows: train.rowCount, cols: train.featureCount)
-    x.withUnsafeMutableBufferPointer { xs in
-        for i in 0..<train.rowCount { for j in 0..<train.featureCount { xs[i * train.featureCount + j] = train.value(row: i, feature: j) } }
-    }
-    var c = LogisticRegression.Configuration()
-    c.l2 = 1.0   // scikit-learn C = 1
-    BLASThreads.use(options.blasThreads)
-    let cpu0 = cpuSeconds(), t0 = now()
-    let model = try LogisticRegression.fit(x: x, y: yTrain, configuration: c)
-    let fitSeconds = now() - t0, fitCPU = cpuSeconds() - cpu0
-    var xt = Matrix(rows: test.rowCount, cols: test.featureCount)
-    for i in 0..<test.rowCount { for j in 0..<test.featureCount { xt[i, j] = test.value(row: i, feature: j) } }
-    let p = model.probabilities(x: xt)
-    emit(["peer": "runus_lr", "rows": dataset.rows, "fit_s": fitSeconds, "fit_cpu_s": fitCPU, "load_s": loadSeconds,
-          "auc": try Metrics.rocAUC(labels: yTest, scores: p), "logloss": try Metrics.logLoss(labels: yTest, probabilities: p),
-          "iterations": model.fitReport?.iterations ?? -1, "blas_threads": options.blasThreads,
-          "objective": model.fitReport?.objective ?? -1])
-default:
-    usage()
+do {
+    try runBenchmark(options)
+} catch {
+    FileHandle.standardError.write("runus-bench-learn \(options.mode): \(error)\n".data(using: .utf8)!)
+    exit(1)
 }
