@@ -89,11 +89,10 @@ watch-table: build
 	$(RELEASE_BIN) reference-check --dataset $(RUNUS_DATASETS) --runners
 
 # GPX parse + metrics throughput against gpxpy on the runners' raw GPX files (release build).
-scripts/.venv/bin/python:
-	python3 -m venv scripts/.venv
-	scripts/.venv/bin/pip install --quiet gpxpy==1.6.2
-
-bench: build scripts/.venv/bin/python
+# scripts/.venv is shared with bench-learn: each target installs what it imports, whichever ran first.
+bench: build
+	@test -x scripts/.venv/bin/python || python3 -m venv scripts/.venv
+	@scripts/.venv/bin/python -c "import gpxpy" 2>/dev/null || scripts/.venv/bin/pip install --quiet gpxpy==1.6.2
 	scripts/.venv/bin/python scripts/bench_gpx.py $(RELEASE_BIN) $(BENCH_RUNS) $(RUNUS_DATASETS)/runners/raw-gpx/*/*.gpx.gz
 
 # Race-time predictions vs Riegel on the real runners' personal bests (needs ../shared/datasets).
