@@ -65,20 +65,13 @@ extension Matrix {
     /// Fills the upper triangle (row-major) of `gram` with `Aᵀ·diag(w)·A`, using `scratch`
     /// (`gramBlockRows * cols` values) for the scaled row block; allocates nothing. The lower
     /// triangle is left unspecified, which is what `LAPACKE_dposv(..., "U", ...)` reads.
-    ///
-    /// With `blockStride` k > 1 only every k-th block of `gramBlockRows` rows (blocks 0, k, 2k, …)
-    /// is summed and the sum is scaled by rows ÷ sampled rows: a deterministic estimate, spread
-    /// over the whole table, at about 1/k of the cost (sub-sampled Newton, docs/decisions/0307).
-    /// Returns the number of rows summed.
-    @discardableResult
-    func weightedGramUpper(weights: [Double], scratch: inout [Double], into gram: inout Matrix, blockStride: Int = 1) -> Int {
-        precondition(blockStride >= 1, "weightedGram: block stride \(blockStride) < 1")
+    /// (Large logistic-regression fits sample row blocks in their own pass, docs/decisions/0308.)
+    func weightedGramUpper(weights: [Double], scratch: inout [Double], into gram: inout Matrix) {
         precondition(weights.count == rows, "weightedGram: \(weights.count) weights for \(rows) rows")
         precondition(scratch.count >= Self.gramBlockRows * cols, "weightedGram: scratch is too small")
         precondition(gram.rows == cols && gram.cols == cols, "weightedGram: output must be \(cols)×\(cols)")
         gram.withUnsafeMutableBufferPointer { g in for k in g.indices { g[k] = 0 } }
-        if rows == 0 || cols == 0 { return 0 }
-        var sampled = 0
+        if rows == 0 || cols == 0 { return }
         let width = cols, n = blasSize(cols)
         elements.withUnsafeBufferPointer { a in
             weights.withUnsafeBufferPointer { w in
@@ -87,7 +80,6 @@ extension Matrix {
                         var first = 0
                         while first < rows {
                             let count = min(Self.gramBlockRows, rows - first)
-                            sampled += count
                             for r in 0..<count {
                                 let i = first + r
                                 precondition(w[i] >= 0, "weightedGram: weight \(w[i]) at row \(i) is negative")
@@ -98,17 +90,12 @@ extension Matrix {
                             // G += S_blockᵀ S_block (upper triangle).
                             cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, n, blasSize(count), 1.0,
                                         s.baseAddress, n, 1.0, g.baseAddress, n)
-                            first += count * blockStride
-                        }
-                        if sampled < rows {
-                            let scale = Double(rows) / Double(sampled)
-                            for i in 0..<width { for j in i..<width { g[i * width + j] *= scale } }
+                            first += count
                         }
                     }
                 }
             }
         }
-        return sampled
     }
 
     /// Copies the upper triangle onto the lower one (square matrices only).

@@ -16,6 +16,13 @@ private let oracleAgreement = 1e-7
 private let recoveryTolerance = 0.08
 /// Weighted and duplicated fits solve the same problem; both converge to 1e-8 per unit weight.
 private let duplicationAgreement = 1e-7
+/// One block pass against naive loops over ~8,000 rows: the sums run in another order (blocks,
+/// BLAS kernels) and z = (x − mean)·(1/scale) is within 1 ulp of the division. The loss (all
+/// terms positive) agrees to 1e-12 relative; gradient and Hessian entries, sums of terms of both
+/// signs, to 1e-9 and 1e-10 relative to (1 + |value|).
+private let passLossAgreement = 1e-12
+private let passGradientAgreement = 1e-9
+private let passHessianAgreement = 1e-10
 
 private let threeFeatures = (means: [5.0, -200.0, 0.0], sds: [2.0, 50.0, 1.0], beta: [0.8, -0.02, 1.5], intercept: -0.3)
 
@@ -110,6 +117,46 @@ struct LogisticRegressionTests {
         // Below minRows (the default 2^18) the default fit is the whole-table one, bit for bit.
         let standard = try LogisticRegression.fit(x: d.x, y: d.y, weights: weights, configuration: c)
         #expect(standard.coefficients == whole.coefficients && standard.intercept == whole.intercept)
+    }
+
+    @Test("one block pass equals naive loops: loss, gradient, and the Hessian of blocks 0, k, 2k, … scaled by rows ÷ sampled rows",
+          arguments: [1, 2, 3])
+    func blockPassAgainstNaiveLoops(stride: Int) {
+        let block = Matrix.gramBlockRows
+        let n = 2 * block + 100, p = 3   // blocks of 4096, 4096 and 100 rows
+        let d = data(rows: n, seed: 44)
+        let w = randomVector(n, seed: 45).map { abs($0) }
+        let (means, scales) = Naive.standardize(d.x, weights: w)
+        let layout = LogisticRegression.LargeTable(minRows: 0, hessianStride: stride, chunkBlocks: 2, parallel: true)
+        let pass = LogisticRegression.BlockPass(x: d.x, y: d.y, w: w, means: means, inverseScales: scales.map { 1 / $0 },
+                                                withIntercept: true, layout: layout)
+        let beta = [0.3, -0.7, 0.2, -0.1]
+        let sums = pass.run(beta: beta)
+        var loss = 0.0
+        var gradient = [Double](repeating: 0, count: p + 1)
+        var hessian = [Double](repeating: 0, count: (p + 1) * (p + 1))
+        var sampledRows = 0
+        for i in 0..<n {
+            var z = (0..<p).map { (d.x[i, $0] - means[$0]) / scales[$0] }
+            z.append(1)
+            let m = zip(z, beta).reduce(0) { $0 + $1.0 * $1.1 }
+            let s = Naive.sigmoid(m)
+            loss -= w[i] * (d.y[i] == 1 ? log(s) : log(1 - s))
+            for j in 0...p { gradient[j] += w[i] * (s - d.y[i]) * z[j] }
+            guard (i / block) % stride == 0 else { continue }
+            sampledRows += 1
+            for j in 0...p { for k in j...p { hessian[j * (p + 1) + k] += w[i] * s * (1 - s) * z[j] * z[k] } }
+        }
+        let scale = Double(n) / Double(sampledRows)
+        #expect(sums.hessianRows == sampledRows)
+        #expect(abs(sums.loss - loss) <= passLossAgreement * loss)
+        for j in 0...p { #expect(abs(sums.gradient[j] - gradient[j]) <= passGradientAgreement * (1 + abs(gradient[j])), "gradient \(j)") }
+        for j in 0...p {
+            for k in j...p {
+                let expected = hessian[j * (p + 1) + k] * scale
+                #expect(abs(sums.hessian[j * (p + 1) + k] - expected) <= passHessianAgreement * (1 + abs(expected)), "Hessian (\(j), \(k))")
+            }
+        }
     }
 
     @Test("the block path's objective and gradient equal a naive loop at the fitted parameters")

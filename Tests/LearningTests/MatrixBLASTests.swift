@@ -84,27 +84,3 @@ struct MatrixBLASTests {
         #expect(y == [0, 0, 0])
     }
 }
-
-@Suite("Sampled weighted Gram")
-struct SampledGramTests {
-    @Test("block stride k sums blocks 0, k, 2k, … and scales by rows ÷ sampled rows (naive loop)", arguments: [1, 2, 3])
-    func sampledBlocks(stride: Int) {
-        let block = Matrix.gramBlockRows
-        let n = 2 * block + 100, p = 3   // blocks of 4096, 4096 and 100 rows
-        let a = randomMatrix(rows: n, cols: p, seed: 44)
-        let w = randomVector(n, seed: 45).map { abs($0) }
-        var scratch = [Double](repeating: 0, count: block * p)
-        var g = Matrix(rows: p, cols: p)
-        let sampled = a.weightedGramUpper(weights: w, scratch: &scratch, into: &g, blockStride: stride)
-        let rows = (0..<n).filter { ($0 / block) % stride == 0 }
-        #expect(sampled == rows.count)
-        let scale = Double(n) / Double(rows.count)
-        for j in 0..<p {
-            for k in j..<p {
-                var s = 0.0
-                for i in rows { s += a[i, j] * w[i] * a[i, k] }
-                #expect(close(g[j, k], s * scale), "(\(j), \(k)) with stride \(stride)")
-            }
-        }
-    }
-}
