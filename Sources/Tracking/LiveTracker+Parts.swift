@@ -1,8 +1,9 @@
 import RunusCore
 
-/// The classifier half of `LiveVehicleStage`: `ActivityClassifier.segments` and
-/// `Track.suppressShortVehicles` over each part the speed rule left unflagged, one segment at a
-/// time, as of record 0160.
+/// The classifier half of `LiveVehicleStage`: `ActivityClassifier.segments` (with the vehicle
+/// evidence of record 0130: each window's from the windowed speeds its steps carry, a rule
+/// vehicle part before or after the part counting as a window) and `Track.suppressShortVehicles`
+/// over each part the speed rule left unflagged, one segment at a time, as of record 0160.
 ///
 /// What waits, and for how long (record 0160): a window's end is known once the run has gone on
 /// `minPoints − 1` fixes and `windowDuration / 2` seconds past its candidate end; its label once
