@@ -67,25 +67,46 @@ public struct ActivityClassifier: Sendable {
         self.init(forest: forest)
     }
 
-    /// Label of one window from its features and forest inputs (`vectors`).
-    public func classify(_ features: SegmentFeatures, vector: [Double]) -> (activity: ActivityClass, probability: Double) {
+    /// Label of one window from its features and forest inputs (`vectors`). Without
+    /// `vehicleEvidence` (record 0130: no speed beyond a runner's in the window) the forest's most
+    /// probable class other than `vehicle` is taken.
+    public func classify(_ features: SegmentFeatures, vector: [Double],
+                         vehicleEvidence: Bool = true) -> (activity: ActivityClass, probability: Double) {
         if features.netSpeed < windowing.stationarySpeed { return (.stationary, 1) }
         let (label, p) = forest.predict(vector)
-        return (ActivityClass.moving[label], p)
+        guard !vehicleEvidence, ActivityClass.moving[label] == .vehicle else { return (ActivityClass.moving[label], p) }
+        let probabilities = forest.probabilities(vector)
+        var best: Int?
+        for k in probabilities.indices where ActivityClass.moving[k] != .vehicle {
+            if best.map({ probabilities[k] > probabilities[$0] }) ?? true { best = k }
+        }
+        return (ActivityClass.moving[best!], probabilities[best!])
     }
 
     /// Labelled parts of `points[lo...hi]` (times strictly increasing, e.g. a cleaned track):
     /// one `ActivitySegment` per window, neighbours with the same label merged, together
-    /// covering points lo+1…hi.
-    public func segments(_ points: [TrackPoint], from lo: Int, through hi: Int) -> [ActivitySegment] {
+    /// covering points lo+1…hi. A window may be `vehicle` (`classify`) when `vehicleEvidence`
+    /// holds for it or a window within `contextWindows` of it, where a vehicle part just before lo
+    /// (`vehicleBefore`) or after hi (`vehicleAfter`) counts as such a window; by default every
+    /// window may.
+    public func segments(_ points: [TrackPoint], from lo: Int, through hi: Int,
+                         vehicleEvidence: (ClosedRange<Int>) -> Bool = { _ in true },
+                         vehicleBefore: Bool = false, vehicleAfter: Bool = false) -> [ActivitySegment] {
         guard hi > lo else { return [] }
         var labels = [ActivityClass?](repeating: nil, count: hi - lo + 1)
         var confidence = [Double](repeating: 1, count: hi - lo + 1)
         let windows = windowing.windows(points, from: lo, through: hi)
         let features = windows.map { SegmentFeatures(points: points[$0]) }
+        // A window may be `vehicle` when it or a window of its context shows a vehicle's speed
+        // (record 0130): a bus at a stop next to its fast stretch stays a bus.
+        // The speed rule's vehicle stretch next to the part counts as a window with evidence.
+        let evidence = windows.map(vehicleEvidence)
+        let c = Self.contextWindows
         for (k, vector) in Self.vectors(features).enumerated() {
             let w = windows[k]
-            let (activity, p) = classify(features[k], vector: vector)
+            let near = evidence[max(0, k - c)...min(windows.count - 1, k + c)].contains(true)
+                || (vehicleBefore && k < c) || (vehicleAfter && k >= windows.count - c)
+            let (activity, p) = classify(features[k], vector: vector, vehicleEvidence: near)
             for i in (w.lowerBound + 1)...w.upperBound { labels[i - lo] = activity; confidence[i - lo] = p }
         }
         // Gap segments: the label before them, else the first label after, else stationary.

@@ -1,8 +1,9 @@
 import RunusCore
 
-/// The classifier half of `LiveVehicleStage`: `ActivityClassifier.segments` and
-/// `Track.suppressShortVehicles` over each part the speed rule left unflagged, one segment at a
-/// time, as of record 0160.
+/// The classifier half of `LiveVehicleStage`: `ActivityClassifier.segments` (with the vehicle
+/// evidence of record 0130: each window's from the windowed speeds its steps carry, a rule
+/// vehicle part before or after the part counting as a window) and `Track.suppressShortVehicles`
+/// over each part the speed rule left unflagged, one segment at a time, as of record 0160.
 ///
 /// What waits, and for how long (record 0160): a window's end is known once the run has gone on
 /// `minPoints − 1` fixes and `windowDuration / 2` seconds past its candidate end; its label once
@@ -13,11 +14,15 @@ import RunusCore
 struct LivePartStage: Sendable {
     let classifier: ActivityClassifier?
     let minVehicleDuration: Seconds
+    /// The evidence a `vehicle` window needs (record 0130): windowed speed above `vehicleSpeed`
+    /// (m/s) for `minFast` seconds.
+    let vehicleSpeed: Double, minFast: Seconds
     private let windowing: ActivityClassifier.Windowing
 
     /// Recent fixes and their segment lengths: global index i is at i − base.
     private var points: [TrackPoint] = []
     private var lengths: [Meters] = []
+    private var windowed: [Double] = []
     private var base = 0
     /// Global index of the newest fix (−1 before the first).
     private var last = -1
@@ -47,6 +52,9 @@ struct LivePartStage: Sendable {
     private var runFrom: Int?
     private var runStartTime: EpochSeconds = 0
     private var runIsVehicle = false
+    /// The part starts after a vehicle part of the speed rule (not at the track's start), and
+    /// it was closed by one (not by the track's end).
+    private var partAfterVehicle = false, closedByVehicle = false
     /// A foot, cycle or stationary label was seen in this part.
     private var seenOther = false
     /// Fixes that went into window features, for the work count.
@@ -55,12 +63,16 @@ struct LivePartStage: Sendable {
     private struct Window: Sendable {
         var lower: Int, upper: Int
         var features: SegmentFeatures
+        /// May be `vehicle` (`Track.hasVehicleEvidence`).
+        var evidence: Bool
         var label: ActivityClass?
     }
 
-    init(classifier: ActivityClassifier?, minVehicleDuration: Seconds) {
+    init(classifier: ActivityClassifier?, minVehicleDuration: Seconds, vehicleSpeed: Double, minFast: Seconds) {
         self.classifier = classifier
         self.minVehicleDuration = minVehicleDuration
+        self.vehicleSpeed = vehicleSpeed
+        self.minFast = minFast
         windowing = classifier?.windowing ?? ActivityClassifier.Windowing()
     }
 
@@ -71,9 +83,10 @@ struct LivePartStage: Sendable {
 
     /// The next fix, with whether the speed rule flagged its segment (decided for good).
     mutating func accept<S: LiveSegmentSink>(_ step: LiveStep, flagged: Bool, into sink: inout S) {
-        if flagged && partOpen { closePart(into: &sink) }
+        if flagged && partOpen { closedByVehicle = true; closePart(into: &sink) }
         points.append(step.point)
         lengths.append(step.distance)
+        windowed.append(step.windowedSpeed)
         last += 1
         guard last > 0, !flagged, classifier != nil else {
             emit(last, vehicle: flagged, into: &sink)
@@ -99,6 +112,7 @@ struct LivePartStage: Sendable {
 
     private mutating func openPart(at a: Int) {
         partOpen = true; closed = false
+        partAfterVehicle = a > 0; closedByVehicle = false
         windowStart = a; scan = a + 1
         windows = []; windowsBase = 0; labelled = 0; firstLabel = nil
         frontier = a + 1; cursor = 0; previousLabel = nil
@@ -147,7 +161,10 @@ struct LivePartStage: Sendable {
 
     private mutating func addWindow(_ a: Int, _ e: Int) {
         work += e - a + 1
-        windows.append(Window(lower: a, upper: e, features: SegmentFeatures(points: points[(a - base)...(e - base)])))
+        let evidence = Track.hasVehicleEvidence(a...e, time: { points[$0 - base].time }, windowed: { windowed[$0 - base] },
+                                                speed: vehicleSpeed, minDuration: minFast)
+        windows.append(Window(lower: a, upper: e, features: SegmentFeatures(points: points[(a - base)...(e - base)]),
+                              evidence: evidence))
     }
 
     /// Labels windows whose context is complete (or all, once the part is closed).
@@ -159,7 +176,10 @@ struct LivePartStage: Sendable {
             let lo = max(0, k - context), hi = min(windowCount - 1, k + context)
             let near = (lo...hi).map { windows[$0 - windowsBase].features }
             let vector = ActivityClassifier.vectors(near)[k - lo]
-            let label = classifier.classify(windows[k - windowsBase].features, vector: vector).activity
+            // A rule vehicle part before or after this part counts as a window with evidence.
+            let evidence = (lo...hi).contains { windows[$0 - windowsBase].evidence }
+                || (partAfterVehicle && k < context) || (closedByVehicle && k >= windowCount - context)
+            let label = classifier.classify(windows[k - windowsBase].features, vector: vector, vehicleEvidence: evidence).activity
             windows[k - windowsBase].label = label
             if k == 0 { firstLabel = label }
             labelled += 1
@@ -210,7 +230,8 @@ struct LivePartStage: Sendable {
 
     private mutating func emit<S: LiveSegmentSink>(_ i: Int, vehicle: Bool, into sink: inout S) {
         precondition(i == emitted, "LivePartStage: segment \(i) handed on out of order (expected \(emitted))")
-        sink.accept(LiveStep(point: points[i - base], distance: lengths[i - base]), vehicle: vehicle)
+        sink.accept(LiveStep(point: points[i - base], distance: lengths[i - base], windowedSpeed: windowed[i - base]),
+                    vehicle: vehicle)
         emitted += 1
     }
 
@@ -220,7 +241,7 @@ struct LivePartStage: Sendable {
         if partOpen { keep = min(keep, windowStart, frontier - 1) }
         let dead = keep - base
         if dead > 256 && dead * 2 > points.count {
-            points.removeFirst(dead); lengths.removeFirst(dead); base = keep
+            points.removeFirst(dead); lengths.removeFirst(dead); windowed.removeFirst(dead); base = keep
         }
         let oldWindows = min(labelled - ActivityClassifier.contextWindows, cursor) - windowsBase
         if oldWindows > 32 && oldWindows * 2 > windows.count {

@@ -1,10 +1,12 @@
 import RunusCore
 
-/// One cleaned fix with the length of the segment that ends at it.
+/// One cleaned fix with the length and windowed speed of the segment that ends at it.
 public struct LiveStep: Sendable, Equatable {
     public var point: TrackPoint
     /// `Geodesy.localDistance` from the previous cleaned fix in metres, ≥ 0 (0 for the first).
     public var distance: Meters
+    /// The segment's windowed speed (`Track.windowedSpeeds`, record 0130) in m/s, ≥ 0 (0 for the first).
+    public var windowedSpeed: Double
 }
 
 /// Receives cleaned fixes in order, each with its segment's vehicle flag (false for the first
@@ -13,106 +15,131 @@ protocol LiveSegmentSink {
     mutating func accept(_ step: LiveStep, vehicle: Bool)
 }
 
-/// The vehicle stage of `LiveTracker`: `Track.vehicleSegments` (records 0106, 0144) one cleaned
-/// fix at a time. The sustained-speed rule runs here (a stretch is held until it is confirmed
-/// or given up, at most `vehicleMinDuration + vehicleGapTolerance` seconds); the segments it
-/// leaves unflagged go to the classifier stage (`LivePartStage`), which holds at most a few
-/// windows. `finish` decides what is held as if the track ended now.
+/// The vehicle stage of `LiveTracker`: `Track.vehicleSegments` (records 0130, 0144) one cleaned
+/// fix at a time. A segment's windowed speed is known once a fix `vehicleWindowHalfWidth`
+/// seconds after it has arrived (the window is `AutoPause`'s); the speed rule then holds a
+/// windowed-fast stretch until it lasts `vehicleMinDuration` (then it is a vehicle) or ends,
+/// and after a vehicle stretch the slower time that a later one could still join, under
+/// `vehicleGapTolerance`: at most about `vehicleWindowHalfWidth + vehicleMinDuration +
+/// vehicleGapTolerance` seconds (95 s by default). The segments it leaves unflagged go to the
+/// classifier stage (`LivePartStage`), which holds at most a few windows. `finish` decides what
+/// is held as if the track ended now.
 ///
-/// Mirrors `Track.vehicleSpeedRule` and `Track.activitySegments` (records 0106, 0144): the
-/// property tests compare it with them at every prefix.
+/// Mirrors `Track.windowedSpeeds`, `Track.vehicleSpeedRule` and `Track.activitySegments`
+/// (records 0130, 0144): the property tests compare it with them at every prefix.
 struct LiveVehicleStage: Sendable {
     let configuration: MetricsConfiguration
     private(set) var parts: LivePartStage
-    private var previous: TrackPoint?
-    /// Segments of the open stretch and of the slow gap after it, not yet decided.
+    /// Fixes some window may still need: global index i is at i − base.
+    private var fixes: [TrackPoint] = []
+    private var lengths: [Meters] = []
+    private var base = 0
+    /// Fixes appended, the next segment whose windowed speed is not known, and its window.
+    private var count = 0, next = 1, windowStart = 0, windowEnd = 0
+    /// Time of the fix before the next segment to decide.
+    private var lastTime: EpochSeconds = 0
+    /// Segments with a windowed speed, not yet decided (an unconfirmed fast stretch, or the time
+    /// after a vehicle stretch that a later one may still join).
     private var held: [LiveStep] = []
-    private var stretch: Stretch?
+    /// The current windowed-fast stretch: the time of the fix before its first segment, and
+    /// whether it has lasted long enough to be a vehicle (its segments are then passed on).
+    private var runStart: EpochSeconds?
+    private var runConfirmed = false
+    /// End time of the last vehicle stretch, while a later one could still join it.
+    private var lastVehicleEnd: EpochSeconds?
     /// Segments seen, for the work count.
     private(set) var work = 0
-
-    /// A stretch of fast segments (with short slow gaps) being grown.
-    private struct Stretch: Sendable {
-        /// Time of the fix before the stretch's first segment, Unix seconds.
-        var startTime: EpochSeconds
-        /// Time of the fix ending its last fast segment, Unix seconds.
-        var endTime: EpochSeconds
-        /// Long enough to be a vehicle: its segments have been passed on, flagged.
-        var confirmed = false
-        /// Slow segments held after `endTime` (a gap that a later fast segment may absorb).
-        var gap = 0
-    }
 
     init(configuration: MetricsConfiguration, classifier: ActivityClassifier?) {
         self.configuration = configuration
         parts = LivePartStage(classifier: configuration.classifyActivities ? classifier ?? .default : nil,
-                              minVehicleDuration: configuration.vehicleClassifierMinDuration)
+                              minVehicleDuration: configuration.vehicleClassifierMinDuration,
+                              vehicleSpeed: configuration.vehicleSpeed, minFast: configuration.vehicleClassifierMinFast)
     }
 
-    /// Cleaned fixes waiting for a decision (held here or in the classifier stage).
-    var undecided: Int { held.count + parts.undecided }
+    /// Cleaned fixes waiting for a decision (here or in the classifier stage).
+    var undecided: Int { count - next + held.count + parts.undecided }
+
+    private func fix(_ i: Int) -> TrackPoint { fixes[i - base] }
 
     mutating func append<S: LiveSegmentSink>(_ p: TrackPoint, into sink: inout S) {
         work += 1
-        guard let q = previous else {
-            previous = p
-            parts.accept(LiveStep(point: p, distance: 0), flagged: false, into: &sink)
+        let d = fixes.last.map { q in Geodesy.localDistance(latitude1: q.latitude, longitude1: q.longitude,
+                                                            latitude2: p.latitude, longitude2: p.longitude) } ?? 0
+        fixes.append(p)
+        lengths.append(d)
+        count += 1
+        guard count > 1 else {
+            lastTime = p.time
+            parts.accept(LiveStep(point: p, distance: 0, windowedSpeed: 0), flagged: false, into: &sink)
             return
         }
-        previous = p
-        let d = Geodesy.localDistance(latitude1: q.latitude, longitude1: q.longitude,
-                                      latitude2: p.latitude, longitude2: p.longitude)
-        let step = LiveStep(point: p, distance: d)
-        let fast = d / (p.time - q.time) > configuration.vehicleSpeed
-        guard var s = stretch else {
-            if fast { open(step, after: q, into: &sink) } else { parts.accept(step, flagged: false, into: &sink) }
-            return
+        let h = configuration.vehicleWindowHalfWidth
+        while next < count, p.time - fix(next).time >= h {
+            while fix(windowEnd).time - fix(next).time < h || windowEnd < next { windowEnd += 1 }
+            annotate(next, windowEnd: windowEnd, into: &sink)
+            next += 1
         }
-        if fast {
-            // A slow gap is absorbed when the next fast segment starts less than the tolerance
-            // after the stretch's last fast fix (Track.vehicleSpeedRule).
-            guard s.gap == 0 || q.time - s.endTime < configuration.vehicleGapTolerance else {
-                close(into: &sink)
-                open(step, after: q, into: &sink)
-                return
-            }
-            s.gap = 0
-            s.endTime = p.time
-            held.append(step)
-            if !s.confirmed && s.endTime - s.startTime >= configuration.vehicleMinDuration { s.confirmed = true }
-            stretch = s
-            if s.confirmed { release(flagged: true, into: &sink) }
-        } else {
-            s.gap += 1
-            held.append(step)
-            stretch = s
-            // No later fast segment can be closer than this to the stretch's end.
-            if p.time - s.endTime >= configuration.vehicleGapTolerance { close(into: &sink) }
-        }
+        trim()
     }
 
     /// Decides everything held as if the track ended now.
     mutating func finish<S: LiveSegmentSink>(into sink: inout S) {
-        if stretch != nil { close(into: &sink) }
+        while next < count {
+            annotate(next, windowEnd: count - 1, into: &sink)
+            next += 1
+        }
+        release(flagged: false, into: &sink)
         parts.finish(into: &sink)
     }
 
-    private mutating func open<S: LiveSegmentSink>(_ step: LiveStep, after q: TrackPoint, into sink: inout S) {
-        var s = Stretch(startTime: q.time, endTime: step.point.time)
-        held = [step]
-        s.confirmed = s.endTime - s.startTime >= configuration.vehicleMinDuration
-        stretch = s
-        if s.confirmed { release(flagged: true, into: &sink) }
+    /// Segment `s`'s windowed speed over fixes windowStart…`windowEnd` (`Track.windowedSpeeds`).
+    private mutating func annotate<S: LiveSegmentSink>(_ s: Int, windowEnd b: Int, into sink: inout S) {
+        let h = configuration.vehicleWindowHalfWidth
+        while windowStart + 1 <= s - 1 && fix(s - 1).time - fix(windowStart + 1).time >= h { windowStart += 1 }
+        let step = LiveStep(point: fix(s), distance: lengths[s - base], windowedSpeed: Track.chordSpeed(fix(windowStart), fix(b)))
+        decide(step, into: &sink)
     }
 
-    /// Ends the stretch: an unconfirmed one was not a vehicle; a held gap never is.
-    private mutating func close<S: LiveSegmentSink>(into sink: inout S) {
-        stretch = nil
+    /// The speed rule on the next segment (`Track.vehicleSpeedRule`).
+    private mutating func decide<S: LiveSegmentSink>(_ step: LiveStep, into sink: inout S) {
+        let before = lastTime, time = step.point.time
+        lastTime = time
+        if step.windowedSpeed > configuration.vehicleSpeed {
+            if runConfirmed { parts.accept(step, flagged: true, into: &sink); return }
+            let start = runStart ?? before
+            runStart = start
+            held.append(step)
+            if time - start >= configuration.vehicleMinDuration {
+                // A vehicle: with the time since the last one when that is under the tolerance
+                // (held only then).
+                runConfirmed = true
+                release(flagged: true, into: &sink)
+            }
+            return
+        }
+        if runStart != nil {
+            if runConfirmed { lastVehicleEnd = before }
+            runStart = nil
+            runConfirmed = false
+        }
+        held.append(step)
+        if let end = lastVehicleEnd, time - end < configuration.vehicleGapTolerance { return }
+        lastVehicleEnd = nil
         release(flagged: false, into: &sink)
     }
 
     private mutating func release<S: LiveSegmentSink>(flagged: Bool, into sink: inout S) {
         for step in held { parts.accept(step, flagged: flagged, into: &sink) }
         held.removeAll(keepingCapacity: true)
+    }
+
+    /// Drops fixes no window can reach again, once they are most of the storage.
+    private mutating func trim() {
+        let drop = min(windowStart, next - 1) - base
+        guard drop >= 64, drop * 2 >= fixes.count else { return }
+        fixes.removeFirst(drop)
+        lengths.removeFirst(drop)
+        base += drop
     }
 }

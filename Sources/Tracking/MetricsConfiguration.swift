@@ -32,14 +32,18 @@ public struct MetricsConfiguration: Sendable {
     public var runningCostKcalPerKgKm: Double
     /// Split length in metres, > 0 (default 1000: per-km splits).
     public var splitLength: Meters
-    /// Vehicle rule (record 0106): sustained speed above this, m/s (default 7.0 = 25 km/h,
-    /// faster than any runner holds for half a minute outside a sprint track).
+    /// Vehicle rule (records 0106, 0130): a windowed speed (below) above this, m/s (default
+    /// 7.0 = 25 km/h, faster than any runner holds for a minute outside a track race).
     public var vehicleSpeed: Double
-    /// Vehicle rule: shortest stretch above `vehicleSpeed` that counts as a vehicle, seconds
-    /// (default 20).
+    /// Vehicle rule: seconds of fixes on each side of a segment over which its speed is measured
+    /// for the rule and the classifier's evidence, ≥ 0 (default 5, so at least a 10 s window,
+    /// as auto-pause; record 0130). 0 is the per-segment speed.
+    public var vehicleWindowHalfWidth: Seconds
+    /// Vehicle rule: shortest stretch whose windowed speed stays above `vehicleSpeed` that counts
+    /// as a vehicle, seconds, ≥ 0 (default 60: a 400 m sprint at 7 m/s takes 57 s; record 0130).
     public var vehicleMinDuration: Seconds
-    /// Vehicle rule: slower gaps shorter than this inside a fast stretch stay part of it,
-    /// seconds (default 30: traffic lights).
+    /// Vehicle rule: two vehicle stretches less than this many seconds apart are one, the slower
+    /// time between them included, ≥ 0 (default 30: traffic lights; record 0130).
     public var vehicleGapTolerance: Seconds
     /// Whether the activity classifier (record 0144) flags vehicle parts besides the speed
     /// rule (default true).
@@ -47,13 +51,18 @@ public struct MetricsConfiguration: Sendable {
     /// Shortest stretch of classifier `vehicle` windows that counts, seconds (default 360, two
     /// to three windows; record 0144): a single stop-and-go window inside a run does not.
     public var vehicleClassifierMinDuration: Seconds
+    /// Evidence a classifier `vehicle` window needs, seconds ≥ 0 (default 20; record 0130): its
+    /// windowed speed must stay above `vehicleSpeed` this long somewhere in the window (0: at one
+    /// segment), else the window takes the forest's most probable other class. `.infinity`
+    /// leaves no classifier vehicle windows.
+    public var vehicleClassifierMinFast: Seconds
 
     public init(maxSpeed: Double = 12.5, maxAcceleration: Double = 2.5, pauseSpeed: Double = 0.5, resumeSpeed: Double = 1.0,
                 pauseWindowHalfWidth: Seconds = 5, jitterRadius: Meters = 5, distanceOnlyWhileMoving: Bool = false,
                 elevationThreshold: Meters = 5, runningCostKcalPerKgKm: Double = 1.0,
-                splitLength: Meters = 1000, vehicleSpeed: Double = 7.0, vehicleMinDuration: Seconds = 20,
-                vehicleGapTolerance: Seconds = 30, classifyActivities: Bool = true,
-                vehicleClassifierMinDuration: Seconds = 360) {
+                splitLength: Meters = 1000, vehicleSpeed: Double = 7.0, vehicleWindowHalfWidth: Seconds = 5,
+                vehicleMinDuration: Seconds = 60, vehicleGapTolerance: Seconds = 30, classifyActivities: Bool = true,
+                vehicleClassifierMinDuration: Seconds = 360, vehicleClassifierMinFast: Seconds = 20) {
         precondition(maxSpeed > 0 && pauseSpeed >= 0 && resumeSpeed >= pauseSpeed,
                      "MetricsConfiguration: need maxSpeed > 0 and 0 <= pauseSpeed <= resumeSpeed")
         precondition(maxAcceleration > 0, "MetricsConfiguration: maxAcceleration must be > 0, got \(maxAcceleration)")
@@ -68,14 +77,19 @@ public struct MetricsConfiguration: Sendable {
         self.pauseWindowHalfWidth = pauseWindowHalfWidth
         self.jitterRadius = jitterRadius
         self.distanceOnlyWhileMoving = distanceOnlyWhileMoving
+        precondition(vehicleWindowHalfWidth >= 0 && vehicleMinDuration >= 0 && vehicleGapTolerance >= 0
+                     && vehicleClassifierMinFast >= 0,
+                     "MetricsConfiguration: vehicle window, durations and gap tolerance must be >= 0")
         self.elevationThreshold = elevationThreshold
         self.runningCostKcalPerKgKm = runningCostKcalPerKgKm
         self.splitLength = splitLength
         self.vehicleSpeed = vehicleSpeed
+        self.vehicleWindowHalfWidth = vehicleWindowHalfWidth
         self.vehicleMinDuration = vehicleMinDuration
         self.vehicleGapTolerance = vehicleGapTolerance
         self.classifyActivities = classifyActivities
         self.vehicleClassifierMinDuration = vehicleClassifierMinDuration
+        self.vehicleClassifierMinFast = vehicleClassifierMinFast
     }
 
     public static let `default` = MetricsConfiguration()

@@ -16,6 +16,9 @@ public enum SegmentationEvaluation {
         /// not crowd out short ones, which count as much in the per-segment score.
         public var maxWindowsPerTrack = Int.max
         public var forest = DecisionForest.Parameters()
+        /// The metrics configuration the tracks are labelled with (vehicle rule and classifier
+        /// thresholds; default `.default`).
+        public var configuration = MetricsConfiguration.default
         public init() {}
     }
 
@@ -142,7 +145,7 @@ public enum SegmentationEvaluation {
         let windows = trainingWindows(train, maxPerClass: options.maxWindowsPerClass, maxPerTrack: options.maxWindowsPerTrack,
                                       seed: options.seed &+ UInt64(k))
         let classifier = ActivityClassifier(training: windows, parameters: options.forest)
-        return outcomes(test, classifier: classifier)
+        return outcomes(test, classifier: classifier, configuration: options.configuration)
     }
 
     /// Foot-vs-vehicle segment errors by person, e.g. `geolife_062 (295): vehicle→cycle 17,

@@ -15,22 +15,32 @@ extension Track {
         return vehicle
     }
 
-    /// Every segment labelled (record 0144): the speed rule's stretches are `vehicle`, the rest
-    /// is labelled by the classifier, where a `vehicle` stretch shorter than
-    /// `configuration.vehicleClassifierMinDuration` takes its neighbour's label (the previous
-    /// one, else the next). Together the parts cover points 1…count−1.
+    /// Every segment labelled (records 0144, 0130): the speed rule's stretches are `vehicle`, the
+    /// rest is labelled by the classifier, where a `vehicle` window without a windowed speed above
+    /// `vehicleSpeed` for `vehicleClassifierMinFast` seconds takes the forest's next class, and a
+    /// `vehicle` stretch shorter than `configuration.vehicleClassifierMinDuration` takes its
+    /// neighbour's label (the previous one, else the next). Together the parts cover points
+    /// 1…count−1.
     public func activitySegments(configuration: MetricsConfiguration = .default,
                                  classifier: ActivityClassifier? = nil) -> [ActivitySegment] {
         guard points.count >= 2 else { return [] }
         let classifier = classifier ?? .default
-        let rule = vehicleSpeedRule(configuration: configuration)
+        let windowed = windowedSpeeds(halfWidth: configuration.vehicleWindowHalfWidth)
+        let rule = vehicleSpeedRule(windowed: windowed, configuration: configuration)
+        let evidence = { (window: ClosedRange<Int>) -> Bool in
+            Track.hasVehicleEvidence(window, time: { points[$0].time }, windowed: { windowed[$0] },
+                                     speed: configuration.vehicleSpeed, minDuration: configuration.vehicleClassifierMinFast)
+        }
         var result: [ActivitySegment] = []
         var i = 1
         for part in nonVehicleParts(rule) {
             if part.lowerBound + 1 > i {
                 result.append(ActivitySegment(range: i...part.lowerBound, activity: .vehicle, confidence: 1))
             }
-            result += suppressShortVehicles(classifier.segments(points, from: part.lowerBound, through: part.upperBound),
+            result += suppressShortVehicles(classifier.segments(points, from: part.lowerBound, through: part.upperBound,
+                                                                                vehicleEvidence: evidence,
+                                                                                vehicleBefore: part.lowerBound > 0,
+                                                                                vehicleAfter: part.upperBound < points.count - 1),
                                             minDuration: configuration.vehicleClassifierMinDuration)
             i = part.upperBound + 1
         }
@@ -77,42 +87,73 @@ extension Track {
         return parts
     }
 
-    /// The sustained-speed rule of record 0106: element i is true when the segment ending at
-    /// point i belongs to a stretch lasting at least `configuration.vehicleMinDuration` seconds
-    /// in which every segment is faster than `configuration.vehicleSpeed`, allowing dips below
-    /// it shorter than `configuration.vehicleGapTolerance` seconds (traffic).
+    /// The sustained-speed rule (records 0106, 0130): element i is true when the segment ending
+    /// at point i belongs to a stretch whose windowed speed (`windowedSpeeds`) stays above
+    /// `configuration.vehicleSpeed` for at least `configuration.vehicleMinDuration` seconds, or
+    /// lies between two such stretches less than `configuration.vehicleGapTolerance` seconds
+    /// apart (traffic lights). Element 0 is always false. Times must increase.
     public func vehicleSpeedRule(configuration: MetricsConfiguration = .default) -> [Bool] {
+        vehicleSpeedRule(windowed: windowedSpeeds(halfWidth: configuration.vehicleWindowHalfWidth), configuration: configuration)
+    }
+
+    func vehicleSpeedRule(windowed w: [Double], configuration: MetricsConfiguration) -> [Bool] {
         let n = points.count
-        var fast = [Bool](repeating: false, count: n)
-        for i in 1..<max(n, 1) {
-            let a = points[i - 1], b = points[i]
-            let dt = b.time - a.time
-            guard dt > 0 else { continue }
-            let d = Geodesy.localDistance(latitude1: a.latitude, longitude1: a.longitude,
-                                          latitude2: b.latitude, longitude2: b.longitude)
-            fast[i] = d / dt > configuration.vehicleSpeed
-        }
         var vehicle = [Bool](repeating: false, count: n)
+        var lastEnd: Int?          // last segment of the last vehicle stretch
         var i = 1
         while i < n {
-            guard fast[i] else { i += 1; continue }
-            // Grow the stretch [start, end] over fast segments and short slow gaps.
-            let start = i
-            var end = i
-            var j = i + 1
-            while j < n {
-                if fast[j] { end = j; j += 1; continue }
-                var k = j
-                while k < n, !fast[k] { k += 1 }
-                guard k < n, points[k - 1].time - points[j - 1].time < configuration.vehicleGapTolerance else { break }
-                end = k
-                j = k + 1
+            guard w[i] > configuration.vehicleSpeed else { i += 1; continue }
+            var j = i
+            while j + 1 < n && w[j + 1] > configuration.vehicleSpeed { j += 1 }
+            if points[j].time - points[i - 1].time >= configuration.vehicleMinDuration {
+                var from = i
+                if let e = lastEnd, points[i - 1].time - points[e].time < configuration.vehicleGapTolerance { from = e + 1 }
+                for s in from...j { vehicle[s] = true }
+                lastEnd = j
             }
-            if points[end].time - points[start - 1].time >= configuration.vehicleMinDuration {
-                for s in start...end { vehicle[s] = true }
-            }
-            i = end + 1
+            i = j + 1
         }
         return vehicle
+    }
+
+    /// The windowed speed of every segment in m/s, ≥ 0 (record 0130; element 0 is 0): the
+    /// straight-line displacement across the segment and at least `halfWidth` seconds of fixes on
+    /// each side (fewer at the track's ends), divided by the window's duration. The window is
+    /// `AutoPause`'s (record 0151): a GPS step of a few metres changes it by a few metres over
+    /// ≥ 10 s. Times must increase.
+    public func windowedSpeeds(halfWidth: Seconds) -> [Double] {
+        let n = points.count
+        var speeds = [Double](repeating: 0, count: n)
+        var a = 0, b = 0
+        for s in 1..<max(n, 1) {
+            while a + 1 <= s - 1 && points[s - 1].time - points[a + 1].time >= halfWidth { a += 1 }
+            b = max(b, s)
+            while b < n - 1 && points[b].time - points[s].time < halfWidth { b += 1 }
+            speeds[s] = Track.chordSpeed(points[a], points[b])
+        }
+        return speeds
+    }
+
+    /// Straight-line speed from `p` to `q` in m/s (`Geodesy.localDistance` ÷ time; q after p).
+    static func chordSpeed(_ p: TrackPoint, _ q: TrackPoint) -> Double {
+        Geodesy.localDistance(latitude1: p.latitude, longitude1: p.longitude,
+                              latitude2: q.latitude, longitude2: q.longitude) / (q.time - p.time)
+    }
+
+    /// Whether a classifier window [a, e] shows a vehicle's speed (record 0130): somewhere among
+    /// its segments a+1…e the windowed speed stays above `speed` (m/s) for at least
+    /// `minDuration` seconds (0: at one segment). `time(i)` and `windowed(i)` are fix i's time
+    /// and the windowed speed of the segment ending at it.
+    static func hasVehicleEvidence(_ window: ClosedRange<Int>, time: (Int) -> EpochSeconds, windowed: (Int) -> Double,
+                                   speed: Double, minDuration: Seconds) -> Bool {
+        guard window.upperBound > window.lowerBound else { return false }
+        var start: EpochSeconds?
+        for s in (window.lowerBound + 1)...window.upperBound {
+            guard windowed(s) > speed else { start = nil; continue }
+            let from = start ?? time(s - 1)
+            start = from
+            if time(s) - from >= minDuration { return true }
+        }
+        return false
     }
 }
