@@ -7,7 +7,8 @@ import Missions
 /// Each feature is defined once, in `features`, with its documentation and the function that
 /// computes it: the schema, `docs/features.md` and the vectors all come from that list.
 /// Kind-specific terms are interactions (zero for other kinds) so that a linear model can give
-/// each kind its own slope. Schema v2: records 0620 (layout) and 0621 (state definitions).
+/// each kind its own slope. Schema v2: records 0620 (layout) and 0621 (state definitions);
+/// v3 adds the race-pace terms of record 0619.
 public enum MissionFeatures {
     /// The kinds schema v2 models, in column order. Listed explicitly: a new mission kind changes
     /// nothing here (and no model) until it is added with a new schema version.
@@ -25,7 +26,7 @@ public enum MissionFeatures {
         let value: @Sendable (MissionSpec, RunnerState) -> Double
     }
 
-    public static let schema = FeatureSchema(version: 2, features: features.map(\.definition))
+    public static let schema = FeatureSchema(version: 3, features: features.map(\.definition))
 
     /// Days assumed since the last run for a runner without history.
     public static let daysWithoutHistory = 30.0
@@ -104,6 +105,20 @@ public enum MissionFeatures {
                            "log(expected pace over the distance / pace the time limit asks) for `distance_in_time` "
                              + "missions, else 0", missing: "pace 7:00/km without history") { spec, state in
             if case .distanceInTime(let d, let t) = spec { return log(state.expectedPace(over: d) / (t / d * 1000)) }
+            return 0
+        })
+        out.append(feature("rel_race_pace_pace", "log ratio",
+                           "log(recent race pace over the distance / mission pace) for `pace` missions, else 0; the "
+                             + "race pace is the recency-weighted 5 km-equivalent pace of the last 42 days' runs (record 0619)",
+                           missing: "the typical-pace estimate of `rel_pace_pace` without a run of ≥ 1 km in 42 days") { spec, state in
+            if case .pace(let p, let d) = spec { return log(state.expectedRacePace(over: d) / p) }
+            return 0
+        })
+        out.append(feature("rel_race_pace_distance_in_time", "log ratio",
+                           "log(recent race pace over the distance / pace the time limit asks) for `distance_in_time` "
+                             + "missions, else 0 (race pace as in `rel_race_pace_pace`)",
+                           missing: "the typical-pace estimate without a run of ≥ 1 km in 42 days") { spec, state in
+            if case .distanceInTime(let d, let t) = spec { return log(state.expectedRacePace(over: d) / (t / d * 1000)) }
             return 0
         })
         out.append(feature("rel_pace_recovery", "log ratio",

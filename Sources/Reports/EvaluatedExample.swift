@@ -58,9 +58,10 @@ public struct EvaluatedExample: Sendable, Equatable {
 public struct EvaluatedModel: Sendable {
     public enum Parameters: Sendable {
         case logisticRegression(LogisticRegressionModel)
-        /// The trees and, when the artifact has one, the calibration that maps their raw score
-        /// (log-odds) to the probability the daemon serves (record 0611).
-        case gradientBoosting(GradientBoostingModel, calibration: CalibrationMap? = nil)
+        /// The trees and, when the artifact has them, the calibration that maps the raw score
+        /// (log-odds) to the probability the daemon serves (record 0611) and the logistic
+        /// regression whose margin the trees were boosted from (record 0617).
+        case gradientBoosting(GradientBoostingModel, calibration: CalibrationMap? = nil, initModel: LogisticRegressionModel? = nil)
     }
 
     /// Short name shown in legends and tables, e.g. "GBDT".
@@ -86,9 +87,10 @@ public struct EvaluatedModel: Sendable {
     public func probabilities(_ x: Matrix) -> [Double] {
         switch parameters {
         case .logisticRegression(let m): return m.probabilities(x: x)
-        case .gradientBoosting(let m, let calibration):
-            guard let calibration else { return m.probabilities(x: x) }
-            return m.rawScores(x: x).map { calibration.probability(score: $0) }
+        case .gradientBoosting(let m, let calibration, let initModel):
+            if calibration == nil && initModel == nil { return m.probabilities(x: x) }
+            // As the artifact (and so the daemon) scores: initial margin plus trees, then the calibration.
+            return m.rawScores(x: x, initModel: initModel).map { GradientBoostingModel.probability(rawScore: $0, calibration: calibration) }
         }
     }
 }

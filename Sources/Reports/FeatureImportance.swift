@@ -39,7 +39,7 @@ extension FeatureImportance {
         var gain = [Double](repeating: 0, count: p)
         var coefficients: [Double]?
         switch model.parameters {
-        case .gradientBoosting(let g, _):
+        case .gradientBoosting(let g, _, _):
             for tree in g.trees { for (k, f) in tree.splitFeature.enumerated() { gain[f] += tree.splitGain[k] } }
         case .logisticRegression(let lr):
             coefficients = lr.coefficients

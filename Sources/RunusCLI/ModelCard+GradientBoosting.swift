@@ -21,6 +21,10 @@ extension ModelCard {
         lines.append("# Model card: \(a.modelVersion)")
         lines.append("")
         lines.append("- **Type**: histogram gradient-boosted trees (binary log loss), \(a.model.trees.count) trees, num_leaves \(c.numLeaves), min_data_in_leaf \(c.minDataInLeaf), learning_rate \(c.learningRate), lambda_l2 \(c.lambdaL2), max_bin \(c.maxBin); chosen by validation log loss from \(r.grid.count) shapes, early stopping after \(c.earlyStoppingRounds) rounds without improvement (docs/decisions/0612).")
+        if let m = a.initModel {
+            let lr = r.initTest.map { " Test AUC of the logistic regression alone \(f($0.auc))" + ($0.maeTrue.map { ", mean abs(p̂ − p_true) \(f($0))" } ?? "") + "." } ?? ""
+            lines.append("- **Initial score**: the trees boost from the margin of an L2 logistic regression (λ \(f(m.training.l2)), \(m.training.iterations) Newton steps) fitted on the training slice, \(options.refit ? "then with the chosen number of trees refitted on training + validation (\(m.training.rows) rows)" : "only"), and stored in the artifact; a row's raw score is that margin plus the trees' (docs/decisions/0617).\(lr)")
+        }
         lines.append("- **Calibration**: \(calibration), fitted on the validation slice (\(s.validation.count) rows) and stored in the artifact; chosen \(options.calibration == "auto" ? "by cross-fitted validation log loss" : "by --calibration \(options.calibration)") (docs/decisions/0611).")
         lines.append("- **Predicts**: the probability that a runner who tries a mission completes it (label definition: docs/decisions/0004-mission-labels.md).")
         lines.append("- **Features**: \(a.featureNames.count) (schema hash `\(a.featureSchemaHash)`, listed in docs/features.md).")

@@ -29,7 +29,7 @@ struct ReportModel {
             parameters = .logisticRegression(a.makeModel())
         case .gradientBoosting(let a):
             (version, names, hash) = (a.modelVersion, a.featureNames, a.featureSchemaHash)
-            parameters = .gradientBoosting(a.model, calibration: a.calibration)
+            parameters = .gradientBoosting(a.model, calibration: a.calibration, initModel: a.initModel?.makeModel())
         }
         guard hash == schema.hash, names == schema.names else {
             throw CLIError("\(path): feature schema \(hash) (\(names.count) features) does not match this build's schema "

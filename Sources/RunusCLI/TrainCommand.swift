@@ -7,7 +7,7 @@ import Learning
 enum TrainCommand: Command {
     static let name = "train"
     static let abstract = "Train the mission model (logistic regression or gradient-boosted trees) on a database."
-    static let usage = "--db PATH --out DIR [--model lr|gbdt] [--l2 L] [--train-fraction F] [--validation-fraction V] [--calibration M] [--labels logged|history|both] [--seed S]"
+    static let usage = "--db PATH --out DIR [--model lr|gbdt] [--l2 L] [--train-fraction F] [--validation-fraction V] [--calibration M] [--init lr|none] [--refit yes|no] [--labels logged|history|both] [--seed S]"
     static let discussion = """
     Examples are tried missions (completed or failed) with as-of features from earlier runs,
     split by time (docs/decisions/0610): the last part of the period is the test slice; before
@@ -20,10 +20,12 @@ enum TrainCommand: Command {
         .required("db", "PATH", help: "Database to train on."),
         .required("out", "DIR", help: "Directory to write model.json and MODEL_CARD.md into."),
         .value("model", "KIND", default: "lr", help: "Model kind: lr (logistic regression) or gbdt (gradient-boosted trees)."),
-        .value("l2", "L", default: "1", help: "lr: L2 penalty λ (> 0; scikit-learn C = 1/λ)."),
+        .value("l2", "L", default: "1", help: "lr, and gbdt's initial model: L2 penalty λ (> 0; scikit-learn C = 1/λ)."),
         .value("train-fraction", "F", default: "0.8", help: "Share of examples, by time, before the test slice (0.5-0.95)."),
         .value("validation-fraction", "V", default: "0.15", help: "gbdt: share of all examples, the latest before the test slice, for validation (0.05-0.4)."),
         .value("calibration", "M", default: "auto", help: "gbdt: auto, platt, isotonic or none (fitted on the validation slice)."),
+        .value("init", "MODEL", default: "lr", help: "gbdt: boost from an L2 logistic regression (penalty --l2) fitted on the training slice (lr), or from the average label (none); record 0617."),
+        .value("refit", "yes|no", default: "yes", help: "gbdt: after choosing on validation, refit the LR and that many trees on training + validation (record 0617)."),
         .value("seed", "S", default: "1", help: "Seed recorded in the artifact (gbdt: also the binning sample's)."),
         .value("num-leaves", "LIST", default: "7,15,31", help: "gbdt: comma-separated num_leaves values tried (2-1024; record 0612)."),
         .value("min-data-in-leaf", "LIST", default: "20,100", help: "gbdt: comma-separated min_data_in_leaf values tried (>= 1)."),
@@ -59,6 +61,11 @@ enum TrainCommand: Command {
             options.gridLeaves = try intList(arguments, "num-leaves", 2...1024)
             options.gridMinData = try intList(arguments, "min-data-in-leaf", 1...1_000_000)
             options.learningRate = try arguments.double("learning-rate", in: 0.001...1)!
+            options.initModel = try arguments.require("init")
+            options.l2 = try arguments.double("l2", in: 1e-9...1e9)!
+            let refit = try arguments.require("refit")
+            guard refit == "yes" || refit == "no" else { throw UsageError("--refit: '\(refit)' is not yes or no") }
+            options.refit = refit == "yes"
             let result = try TrainingPipeline.trainBoosting(examples: examples, runners: runners, sources: sources,
                                                             options: options, progress: { output.err($0) })
             try ModelFiles.write(bytes: result.artifact.encode(), card: ModelCard.markdown(result, options: options), to: out)

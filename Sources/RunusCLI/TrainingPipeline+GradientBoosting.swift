@@ -24,6 +24,15 @@ extension TrainingPipeline {
         var gridMinData = TrainingPipeline.gridMinData
         /// Shrinkage per tree, in (0, 1].
         var learningRate = 0.05
+        /// "lr": boost from the margin of an L2 logistic regression fitted on the training slice
+        /// only (record 0617); "none": from the average label, as before.
+        var initModel = "lr"
+        /// Penalty λ of that logistic regression, > 0 (as `runus train --model lr --l2`).
+        var l2 = 1.0
+        /// After choosing the shape and the number of trees on the validation slice, fit the
+        /// initial model and that many trees again on training + validation (record 0617); the
+        /// calibration stays the one fitted on the held-out validation scores.
+        var refit = true
     }
 
     /// One candidate of the grid and how it did on the validation slice.
@@ -36,6 +45,8 @@ extension TrainingPipeline {
     struct BoostingResult {
         let artifact: GradientBoostingArtifact
         let split: TrainingSplit
+        /// Test metrics of the initial logistic regression alone (nil without one).
+        let initTest: Evaluation?
         let grid: [GridPoint]
         let chosen: GradientBoosting.Configuration
         /// Calibrated and raw (σ of the raw score) test metrics.
@@ -72,6 +83,12 @@ extension TrainingPipeline {
         let vx = Matrix(rowArrays: split.validation.map(\.features), cols: schema.count)
         let y = split.train.map(\.label), vy = split.validation.map(\.label)
         progress("split: \(split.train.count) train, \(split.validation.count) validation, \(split.test.count) test rows\n")
+        let fingerprint = Self.fingerprint(examples)
+        let initModel = try fitInitModel(options, x: x, y: y, fingerprint: fingerprint)
+        let initRegression = initModel?.makeModel()
+        let initScore = initRegression.map { m in split.train.map { m.decisionFunction(row: $0.features) } }
+        let validationInitScore = initRegression.map { m in split.validation.map { m.decisionFunction(row: $0.features) } }
+        if initModel != nil { progress("boosting from a logistic regression fitted on the training slice (l2 \(options.l2))\n") }
         var grid: [GridPoint] = []
         var best: (model: GradientBoostingModel, configuration: GradientBoosting.Configuration)? = nil
         for leaves in options.gridLeaves {
@@ -80,7 +97,8 @@ extension TrainingPipeline {
                 c.learningRate = options.learningRate
                 c.numLeaves = leaves
                 c.minDataInLeaf = minData
-                let model = try GradientBoosting.fit(x: x, y: y, validation: (vx, vy), configuration: c)
+                let model = try GradientBoosting.fit(x: x, y: y, validation: (vx, vy), initScore: initScore,
+                                                     validationInitScore: validationInitScore, configuration: c)
                 var point = GridPoint(numLeaves: leaves, minDataInLeaf: minData)
                 point.validationLogLoss = model.report?.validationLogLoss.min() ?? .infinity
                 point.trees = model.trees.count
@@ -90,29 +108,73 @@ extension TrainingPipeline {
             }
         }
         let (model, configuration) = best!
-        let validationScores = model.rawScores(x: vx)
+        // Every score below goes through the artifact, as the daemon's will (initial margin + trees).
+        let heldOut = try GradientBoostingArtifact(
+            model: model, modelVersion: "gbdt-\(fingerprint.prefix(8))", featureNames: schema.names,
+            featureSchemaHash: schema.hash, fingerprint: fingerprint, seed: UInt64(options.seed),
+            configuration: configuration, initModel: initModel)
+        let validationScores = heldOut.rawScores(x: vx)
         let (calibration, losses) = try chooseCalibration(options.calibration, scores: validationScores, labels: vy)
+        var uncalibrated = heldOut
+        if options.refit {
+            let before = split.beforeTest
+            let ax = Matrix(rowArrays: before.map(\.features), cols: schema.count), ay = before.map(\.label)
+            let refitInit = try fitInitModel(options, x: ax, y: ay, fingerprint: fingerprint)
+            let refitScore = refitInit.map { a in let m = a.makeModel(); return before.map { m.decisionFunction(row: $0.features) } }
+            var c = configuration
+            c.numIterations = model.trees.count
+            c.earlyStoppingRounds = 0
+            let trees = try GradientBoosting.fit(x: ax, y: ay, initScore: refitScore, configuration: c)
+            progress("refitted on training + validation (\(before.count) rows): \(trees.trees.count) trees\n")
+            uncalibrated = try GradientBoostingArtifact(
+                model: trees, modelVersion: "gbdt-\(fingerprint.prefix(8))", featureNames: schema.names,
+                featureSchemaHash: schema.hash, fingerprint: fingerprint, seed: UInt64(options.seed),
+                configuration: c, initModel: refitInit)
+        }
         progress("calibration: \(calibration?.method ?? "none") (cross-fitted validation log loss \(losses.sorted { $0.key < $1.key }.map { "\($0.key) \(rounded($0.value, 4))" }.joined(separator: ", ")))\n")
-        let testScores = model.rawScores(x: Matrix(rowArrays: split.test.map(\.features), cols: schema.count))
+        let tx = Matrix(rowArrays: split.test.map(\.features), cols: schema.count)
+        let testScores = uncalibrated.rawScores(x: tx)
         let calibrated = testScores.map { calibration?.probability(score: $0) ?? sigmoid($0) }
         let test = try evaluate(probabilities: calibrated, on: split.test)
         let rawTest = try evaluate(probabilities: testScores.map(sigmoid), on: split.test)
-        let fingerprint = Self.fingerprint(examples)
+        let servedInit = uncalibrated.initModel?.makeModel()
+        let initTest = try servedInit.map { m in try evaluate(probabilities: split.test.map { m.probability(row: $0.features) }, on: split.test) }
         var metrics: [String: Double] = [
             "test_auc": test.auc, "test_log_loss": test.logLoss, "test_brier": test.brier, "test_ece": test.ece,
             "test_rows": Double(test.rows), "test_base_rate": test.baseRate, "test_ece_uncalibrated": rawTest.ece,
             "test_log_loss_uncalibrated": rawTest.logLoss, "validation_rows": Double(split.validation.count),
         ]
         if let mae = test.maeTrue { metrics["test_mae_vs_true_p"] = mae }
-        let artifact = try GradientBoostingArtifact(
-            model: model, modelVersion: "gbdt-\(fingerprint.prefix(8))", featureNames: schema.names,
-            featureSchemaHash: schema.hash, fingerprint: fingerprint, seed: UInt64(options.seed),
-            configuration: configuration, metrics: metrics, calibration: calibration)
+        if let initTest {
+            metrics["test_auc_init_model"] = initTest.auc
+            metrics["test_log_loss_init_model"] = initTest.logLoss
+            if let mae = initTest.maeTrue { metrics["test_mae_vs_true_p_init_model"] = mae }
+        }
+        let artifact = uncalibrated.with(calibration: calibration, metrics: metrics)
         var gain = [Double](repeating: 0, count: schema.count)
         for tree in model.trees { for (f, g) in zip(tree.splitFeature, tree.splitGain) { gain[f] += g } }
-        return BoostingResult(artifact: artifact, split: split, grid: grid, chosen: configuration, test: test, rawTest: rawTest,
+        return BoostingResult(artifact: artifact, split: split, initTest: initTest, grid: grid, chosen: configuration, test: test, rawTest: rawTest,
                               calibrationLosses: losses, runners: runners, sources: sources,
                               completedByKind: completedByKind(examples), gainByFeature: gain)
+    }
+
+    /// The logistic regression the trees boost from (`options.initModel` "lr"), fitted on the
+    /// training slice only, as an artifact for the GBDT's; nil for "none".
+    static func fitInitModel(_ options: BoostingOptions, x: Matrix, y: [Double], fingerprint: String) throws -> ModelArtifact? {
+        switch options.initModel {
+        case "none": return nil
+        case "lr":
+            let configuration = LogisticRegression.Configuration(l2: options.l2)
+            let lr = try LogisticRegression.fit(x: x, y: y, configuration: configuration)
+            let schema = MissionFeatures.schema
+            let report = lr.fitReport
+            return try ModelArtifact(
+                model: lr, modelVersion: "lr-init-\(fingerprint.prefix(8))", featureNames: schema.names, featureSchemaHash: schema.hash,
+                training: .init(fingerprint: fingerprint, rows: y.count, seed: options.seed, l2: options.l2,
+                                iterations: report?.iterations ?? 0, converged: report?.converged ?? false))
+        default:
+            throw UsageError("--init: '\(options.initModel)' is not one of lr, none")
+        }
     }
 
     /// The calibration for `method` fitted on all validation (score, label) pairs. "auto" fits

@@ -19,7 +19,8 @@ public struct SimulatedRunner: Sendable {
 /// 3. on a run day the runner tries the mission with probability `engagement`; whether the
 ///    attempt succeeds is drawn from `BehaviourModel` (the truth, kept as `p_true`);
 /// 4. the track is synthesised from that attempt, measured by `RunMetrics`, and the stored
-///    outcome is what `MissionEvaluator` says about the track;
+///    outcome is what `MissionEvaluator` says about the track; an attempt the check judges
+///    otherwise than drawn is run again (at most `maxRedraws` times, record 0618);
 /// 5. a mission not tried that day expires; the body adapts (`Physiology`).
 public enum RunnerSimulator {
     /// Probability of starting a break (holiday, injury) on any day, and its length in days.
@@ -28,6 +29,9 @@ public enum RunnerSimulator {
     /// Daily run probability on preferred weekdays and on the others.
     static let preferredDayProbability = 0.85
     static let otherDayProbability = 0.08
+    /// Fresh draws of an attempt whose check disagrees with its drawn outcome before the check's
+    /// verdict is stored as it is (record 0618).
+    static let maxRedraws = 20
 
     /// Simulates with the exploring baseline policy (the default data and the training data).
     public static func simulate(runner index: Int, configuration: SimulationConfiguration) -> SimulatedRunner {
@@ -92,33 +96,43 @@ public enum RunnerSimulator {
             if spec.kind == .longRun && longest == 0 { tries = false }  // an engine offered it without a recent run
             let pTrue = tries ? BehaviourModel.probability(of: spec, state: body, longest28d: longest) : 0
             let succeed = rng.bernoulli(pTrue)
-            let plan = tries
-                ? RunPlan.attempt(spec, succeed: succeed, state: body, longest28d: longest, rng: &rng)
-                : RunPlan.habitual(state: body, rng: &rng)
             if tries { attempts[dayAssignments[chosen].id] = succeed }
-            var plannedPlan = plan
-            if traits.driveProbability > 0, rng.bernoulli(traits.driveProbability) {
-                plannedPlan.legs.insert(RunPlan.Leg(distance: rng.uniform(2000, 6000), pace: 100, mode: .drive), at: 0)
-            }
-            let hour = min(22.5, max(4.5, traits.startHour + rng.gaussian(mean: 0, sd: 0.75)))
-            let start = (dayStart + hour * 3600).rounded()
-            let track = synthesizer.track(plan: plannedPlan, start: start, rng: &rng)
-            let metrics = RunMetrics(track: track, weightKg: traits.profile.weightKg)
+            // The long-run check needs the earlier runs; the others only the run itself.
+            let context = spec.kind.needsContext
+                ? MissionContext(priorRuns: observed.recentRuns.map { PriorRun(start: $0.start, utcOffset: offset, distance: $0.distance) },
+                                 utcOffset: offset)
+                : .empty
+            // An attempt whose measured track the check judges otherwise than the drawn outcome
+            // (noise, a stop or a dropout near the tolerance) is run again from a fresh draw, up to
+            // `maxRedraws` times, so that the stored label is the drawn outcome: Bernoulli(p_true)
+            // (record 0618). Runs without a mission are never redrawn.
+            var plan: RunPlan, track: Track, metrics: RunMetrics
+            var evaluation: MissionEvaluation? = nil
+            var draw = 0
+            repeat {
+                plan = tries
+                    ? RunPlan.attempt(spec, succeed: succeed, state: body, longest28d: longest, rng: &rng)
+                    : RunPlan.habitual(state: body, rng: &rng)
+                var plannedPlan = plan
+                if traits.driveProbability > 0, rng.bernoulli(traits.driveProbability) {
+                    plannedPlan.legs.insert(RunPlan.Leg(distance: rng.uniform(2000, 6000), pace: 100, mode: .drive), at: 0)
+                }
+                let hour = min(22.5, max(4.5, traits.startHour + rng.gaussian(mean: 0, sd: 0.75)))
+                let start = (dayStart + hour * 3600).rounded()
+                track = synthesizer.track(plan: plannedPlan, start: start, rng: &rng)
+                metrics = RunMetrics(track: track, weightKg: traits.profile.weightKg)
+                if tries { evaluation = MissionEvaluator.evaluate(spec, run: MissionRun(metrics: metrics), context: context) }
+                draw += 1
+            } while tries && (evaluation!.status == .completed) != succeed && draw <= maxRedraws
             let run = RunRecord(
                 id: "\(userID)-\(day)-r1", userID: userID, startTime: metrics.startTime,
                 distance: metrics.distance, elapsed: metrics.elapsed, moving: metrics.moving,
                 elevationGain: metrics.elevationGain, calories: metrics.calories, source: "simulated",
                 track: CompactTrackCodec.encode(track))
             runs.append(run)
-            // The long-run check needs the earlier runs; the others only the run itself.
-            let context = spec.kind.needsContext
-                ? MissionContext(priorRuns: observed.recentRuns.map { PriorRun(start: $0.start, utcOffset: offset, distance: $0.distance) },
-                                 utcOffset: offset)
-                : .empty
             observed.record(start: metrics.startTime, distance: metrics.distance, movingPace: metrics.movingPace)
 
-            if tries {
-                let evaluation = MissionEvaluator.evaluate(spec, run: MissionRun(metrics: metrics), context: context)
+            if tries, let evaluation {
                 dayAssignments[chosen].status = evaluation.status == .completed ? .completed : .failed
                 dayAssignments[chosen].runID = run.id
                 dayAssignments[chosen].progress = evaluation.progress

@@ -191,7 +191,7 @@ struct EvaluatedModelTests {
     @Test("a GBDT with a stored calibration is evaluated on the calibrated probabilities the daemon serves")
     func calibratedTrees() throws {
         let fixture = try ReportFixture()
-        guard case .gradientBoosting(let trees, _) = fixture.gbdt.parameters else {
+        guard case .gradientBoosting(let trees, _, _) = fixture.gbdt.parameters else {
             Issue.record("the fixture's GBDT is not a gradient-boosting model"); return
         }
         let raw = trees.rawScores(x: fixture.features)

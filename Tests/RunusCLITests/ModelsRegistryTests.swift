@@ -32,7 +32,7 @@ struct ModelsRegistryTests {
         return output
     }
 
-    @Test("train --model gbdt writes a calibrated format-3 artifact and a card with the split and its leakage check, reproducibly")
+    @Test("train --model gbdt writes a calibrated format-4 artifact boosted from an LR and a card with the split and its leakage check, reproducibly")
     func trainGradientBoosting() throws {
         let (dir, db) = try database()
         let out = try train(db, "gbdt", to: dir.file("g1"))
@@ -47,14 +47,27 @@ struct ModelsRegistryTests {
             Issue.record("not a gradient-boosting artifact"); return
         }
         let calibration = try #require(artifact.calibration)
-        #expect(artifact.formatVersion == 3)
+        // Since record 0617 the trees boost from an LR fitted on the training slice, stored with them.
+        let initModel = try #require(artifact.initModel).makeModel()
+        #expect(artifact.formatVersion == 4)
         #expect(artifact.featureSchemaHash == MissionFeatures.schema.hash)
         let card = String(decoding: try #require(fileBytes(dir.file("g1/MODEL_CARD.md"))), as: UTF8.self)
         #expect(card.contains("**Calibration**") && card.contains("**Leakage check**: passed"))
         // The scorer serves the calibrated probability: the raw score through the stored map.
         let scorer = try GradientBoostingScorer(artifact: artifact)
         let row = [Double](repeating: 0.1, count: MissionFeatures.schema.count)
-        #expect(scorer.probabilities([row]) == [calibration.probability(score: artifact.model.rawScore(row: row))])
+        #expect(scorer.probabilities([row]) == [calibration.probability(score: initModel.decisionFunction(row: row) + artifact.model.rawScore(row: row))])
+        // The report scores it as the daemon does.
+        let report = try ReportModel.load(directory: dir.file("g1"))
+        let x = Matrix(rowArrays: [row, [Double](repeating: 0.3, count: row.count)])
+        #expect(report.model.probabilities(x) == scorer.probabilities([row, [Double](repeating: 0.3, count: row.count)]))
+        // --init none: the trees alone, format 3 as before.
+        _ = try train(db, "gbdt", to: dir.file("g-none"), extra: ["--init", "none"])
+        guard case .gradientBoosting(let plain) = try ModelFiles.readAny(from: dir.file("g-none")) else {
+            Issue.record("not a gradient-boosting artifact"); return
+        }
+        #expect(plain.initModel == nil && plain.formatVersion == 3)
+        #expect(try GradientBoostingScorer(artifact: plain).probabilities([row]) == [plain.calibration!.probability(score: plain.model.rawScore(row: row))])
     }
 
     @Test("a forced calibration and lr both train; lr stays what it was (no validation slice)")

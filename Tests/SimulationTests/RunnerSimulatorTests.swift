@@ -60,8 +60,10 @@ struct RunnerSimulatorTests {
     }
 
     /// The behaviour model decides the attempt; the stored outcome is what the mission check
-    /// says about the generated track. They must agree except near the GPS tolerance.
-    @Test("the mission check agrees with the drawn attempt for at least 97 % of tried missions, 95 % per kind")
+    /// says about the generated track. They must agree except near the GPS tolerance, and since
+    /// record 0618 a disagreeing attempt is redrawn, so only one that disagrees 21 times in a row
+    /// may remain.
+    @Test("the mission check agrees with the drawn attempt for at least 99.5 % of tried missions, 95 % per kind")
     func checkAgreesWithAttempt() {
         var agreeAll = 0, totalAll = 0
         for kind in BaselinePolicy.offeredKinds {
@@ -78,6 +80,7 @@ struct RunnerSimulatorTests {
             agreeAll += agree; totalAll += total
         }
         #expect(Double(agreeAll) >= 0.97 * Double(totalAll), "\(agreeAll) of \(totalAll) agree")
+        #expect(Double(agreeAll) >= 0.995 * Double(totalAll), "\(agreeAll) of \(totalAll) agree after redraws (record 0618)")
     }
 
     @Test("runs look like runs: plausible paces, sampling, stored tracks that decode to the same distance")

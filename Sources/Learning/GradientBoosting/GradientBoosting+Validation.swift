@@ -28,6 +28,26 @@ extension GradientBoosting {
         }
     }
 
+    /// Per-row initial scores: one finite value per row; validation scores exactly when training
+    /// scores are given and there is a validation set.
+    static func validateInitScores(_ train: [Double]?, _ validation: [Double]?, rows: Int, validationRows: Int?) throws {
+        func check(_ scores: [Double], _ count: Int, _ what: String) throws {
+            if scores.count != count { throw LearningError.dimensionMismatch(what: "\(what) initial scores (one per row)", expected: count, actual: scores.count) }
+            for (i, v) in scores.enumerated() where !v.isFinite {
+                throw LearningError.invalidConfiguration(parameter: "\(what) init_score[\(i)]", value: "\(v)", expected: "a finite log-odds")
+            }
+        }
+        if let train { try check(train, rows, "training") }
+        switch (train, validation, validationRows) {
+        case (nil, nil, _), (_?, nil, nil): return
+        case (_, let v?, let count?):
+            if train == nil { throw LearningError.invalidConfiguration(parameter: "validation init_score", value: "\(v.count) values", expected: "none without training initial scores") }
+            try check(v, count, "validation")
+        case (_, _?, nil): throw LearningError.invalidConfiguration(parameter: "validation init_score", value: "given", expected: "a validation set to go with it")
+        case (_?, nil, _?): throw LearningError.invalidConfiguration(parameter: "validation init_score", value: "missing", expected: "one per validation row when training initial scores are given")
+        }
+    }
+
     private static func checkLabels(_ y: [Double], rows: Int, what: String) throws {
         if y.count != rows { throw LearningError.dimensionMismatch(what: "\(what) labels (one per row)", expected: rows, actual: y.count) }
         if rows == 0 { throw LearningError.emptyData("gradient boosting: no \(what) rows") }

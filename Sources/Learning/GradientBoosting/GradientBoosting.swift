@@ -60,7 +60,8 @@ public enum GradientBoosting {
         public let trees: Int
         /// Training rows, > 0.
         public let rows: Int
-        /// Initial score log(p̄ / (1 − p̄)), log-odds, folded into the first tree.
+        /// Initial score log(p̄ / (1 − p̄)), log-odds, folded into the first tree; 0 when the
+        /// caller gave per-row initial scores (LightGBM `init_score`: no boosting from the average).
         public let initialScore: Double
         /// Validation log loss after each round (nats), empty without a validation set.
         public let validationLogLoss: [Double]
@@ -71,9 +72,18 @@ public enum GradientBoosting {
     /// Fits the ensemble on `x` (features; NaN = missing) and labels `y` (0 or 1, one per row),
     /// with an optional validation set for early stopping. Throws `LearningError` for bad
     /// labels, sizes or configuration.
+    ///
+    /// `initScore` (LightGBM `init_score`): one raw score (log-odds, finite) per training row
+    /// that boosting starts from instead of the average label's log-odds; the trees then model
+    /// only what is left, the first tree carries no bias, and a row's prediction is its initial
+    /// score plus the model's raw score (the caller adds it; record 0617). With a validation
+    /// set, `validationInitScore` gives its rows' initial scores and is required exactly when
+    /// `initScore` is given. Without them the fit is the one without this option, bit for bit.
     public static func fit<T: FeatureTable>(x: T, y: [Double], validation: (x: T, y: [Double])? = nil,
+                                            initScore: [Double]? = nil, validationInitScore: [Double]? = nil,
                                             configuration c: Configuration = Configuration()) throws -> GradientBoostingModel {
         try validate(x: x, y: y, validation: validation, configuration: c)
+        try validateInitScores(initScore, validationInitScore, rows: x.rowCount, validationRows: validation?.x.rowCount)
         let n = x.rowCount, p = x.featureCount
         let data = BinnedDataset(x, maxBin: c.maxBin, minDataInBin: c.minDataInBin, sampleCount: c.binSampleCount,
                                  seed: c.seed, parallel: c.parallel)
@@ -83,12 +93,13 @@ public enum GradientBoosting {
         let grower = TreeGrower(data: data, splitter: splitter,
                                 limits: .init(numLeaves: c.numLeaves, maxDepth: c.maxDepth), parallel: c.parallel)
         let positives = y.reduce(0, +)
-        let initialScore = Logistic.logit(positives / Double(n))
-        var scores = [Double](repeating: initialScore, count: n)
+        let boostsFromAverage = initScore == nil
+        let initialScore = boostsFromAverage ? Logistic.logit(positives / Double(n)) : 0
+        var scores = initScore ?? [Double](repeating: initialScore, count: n)
         var pairs = [Double](repeating: 0, count: 2 * n)   // (g, h) of row r at 2r, 2r + 1
         var rng = SeededGenerator(seed: c.seed, stream: 0xBA6)
         var trees: [DecisionTree] = []
-        var validationScores = [Double](repeating: 0, count: validation?.x.rowCount ?? 0)
+        var validationScores = validationInitScore ?? [Double](repeating: 0, count: validation?.x.rowCount ?? 0)
         var history: [Double] = []
         var bestLoss = Double.infinity, bestTrees = 0
         var inBag = [Bool](repeating: true, count: n)
@@ -113,8 +124,15 @@ public enum GradientBoosting {
                 grower.grow(pairs: gh.baseAddress!, featureUsed: featureUsed, shrinkage: c.learningRate)
             }
             if tree.leafCount == 1 && round > 0 { break }   // nothing left to split (LightGBM stops too)
-            if round == 0 { tree.addBias(initialScore) }
-            updateScores(&scores, tree: tree, grower: grower, x: x, inBag: bagging ? inBag : nil, assign: round == 0)
+            let constantStart = tree.leafCount == 1 && !boostsFromAverage
+            if constantStart {
+                // LightGBM: a first tree without a split, boosting from initial scores, is the
+                // constant 0 (its boost-from-average score) and training stops.
+                tree.addBias(-tree.leafValue[0])
+            }
+            if round == 0 && boostsFromAverage { tree.addBias(initialScore) }
+            updateScores(&scores, tree: tree, grower: grower, x: x, inBag: bagging ? inBag : nil,
+                         assign: round == 0 && boostsFromAverage)
             trees.append(tree)
             if let validation {
                 var loss = 0.0
@@ -130,6 +148,7 @@ public enum GradientBoosting {
                     break
                 }
             }
+            if constantStart { break }
         }
         if c.earlyStoppingRounds > 0 && bestTrees > 0 { trees.removeLast(trees.count - bestTrees) }
         let report = FitReport(iterations: iterations, trees: trees.count, rows: n, initialScore: initialScore,

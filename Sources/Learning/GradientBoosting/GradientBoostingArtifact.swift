@@ -17,9 +17,11 @@ import RunusCore
 /// decoded model predicts bitwise like the encoded one. See docs/decisions/0313-gbdt-artifact-format-2.md.
 public struct GradientBoostingArtifact: Sendable {
     /// The newest `format_version` this type reads and writes; reading accepts 2...currentFormatVersion.
-    /// Version 3 adds the optional `calibration` object (docs/decisions/0611); a document without
-    /// calibration is still written as version 2, byte for byte as before.
-    public static let currentFormatVersion = 3
+    /// Version 3 adds the optional `calibration` object (docs/decisions/0611); version 4 the
+    /// optional `init_model` (a logistic-regression artifact whose margin the trees boost from,
+    /// docs/decisions/0617). A document is written with the lowest version that holds what it
+    /// has, so one without those parts is byte for byte what earlier builds wrote.
+    public static let currentFormatVersion = 4
     public static let modelType = "gradient_boosting"
 
     public let modelVersion: String
@@ -38,13 +40,26 @@ public struct GradientBoostingArtifact: Sendable {
     public let trainingRows: Int, iterations: Int
     /// Maps the raw score to the served probability; nil = σ(raw score).
     public let calibration: CalibrationMap?
+    /// The logistic regression whose margin (log-odds) each row's trees were boosted from
+    /// (LightGBM `init_score`); nil = the trees alone (they carry the average in their first tree).
+    public let initModel: ModelArtifact?
+    /// `initModel`'s model, built once.
+    let initRegression: LogisticRegressionModel?
 
-    /// The format version `encode` writes: 3 with a calibration, else 2.
-    public var formatVersion: Int { calibration == nil ? 2 : 3 }
+    /// The format version `encode` writes: 4 with an initial model, else 3 with a calibration, else 2.
+    public var formatVersion: Int { initModel != nil ? 4 : calibration == nil ? 2 : 3 }
+
+    /// Raw score (log-odds) of one row: the initial model's margin (when there is one) plus the trees'.
+    /// Training, the daemon, `runus models` and reports all score through this (or the batch forms).
+    public func rawScore(row: [Double]) -> Double {
+        let trees = model.rawScore(row: row)
+        guard let initRegression else { return trees }
+        return initRegression.decisionFunction(row: row) + trees
+    }
 
     /// P(y = 1) of one row, calibrated when the artifact holds a calibration, in [0, 1].
     public func probability(row: [Double]) -> Double {
-        let score = model.rawScore(row: row)
+        let score = rawScore(row: row)
         return calibration?.probability(score: score) ?? Logistic.sigmoid(score)
     }
 
@@ -53,15 +68,16 @@ public struct GradientBoostingArtifact: Sendable {
         GradientBoostingArtifact(model: model, modelVersion: modelVersion, featureNames: featureNames, featureSchemaHash: featureSchemaHash,
                                  fingerprint: fingerprint, seed: seed, configurationValues: configuration,
                                  metrics: metrics.merging(extra) { $1 }, trainingRows: trainingRows, iterations: iterations,
-                                 calibration: calibration)
+                                 calibration: calibration, initModel: initModel)
     }
 
     public init(model: GradientBoostingModel, modelVersion: String, featureNames: [String], featureSchemaHash: String,
                 fingerprint: String, seed: UInt64, configuration: GradientBoosting.Configuration? = nil,
-                metrics: [String: Double] = [:], calibration: CalibrationMap? = nil) throws {
+                metrics: [String: Double] = [:], calibration: CalibrationMap? = nil, initModel: ModelArtifact? = nil) throws {
         if featureNames.count != model.featureCount {
             throw LearningError.invalidArtifact(field: "feature_schema.names", problem: "\(featureNames.count) names for a model with \(model.featureCount) features")
         }
+        try Self.checkInitModel(initModel, featureNames: featureNames, featureSchemaHash: featureSchemaHash)
         if seed >= UInt64(ModelArtifact.exactIntegerLimit) {
             throw LearningError.invalidArtifact(field: "training.seed", problem: "\(seed) is beyond 2^53 and would not survive JSON")
         }
@@ -75,14 +91,18 @@ public struct GradientBoostingArtifact: Sendable {
         self.configuration = configuration.map(Self.describe) ?? [:]
         self.metrics = metrics
         self.calibration = calibration
+        self.initModel = initModel
+        self.initRegression = initModel?.makeModel()
         self.trainingRows = model.report?.rows ?? 0
         self.iterations = model.report?.iterations ?? model.trees.count
     }
 
     init(model: GradientBoostingModel, modelVersion: String, featureNames: [String], featureSchemaHash: String,
          fingerprint: String, seed: UInt64, configurationValues: [String: Double], metrics: [String: Double],
-         trainingRows: Int, iterations: Int, calibration: CalibrationMap?) {
+         trainingRows: Int, iterations: Int, calibration: CalibrationMap?, initModel: ModelArtifact?) {
         self.calibration = calibration
+        self.initModel = initModel
+        self.initRegression = initModel?.makeModel()
         self.trainingRows = trainingRows
         self.iterations = iterations
         self.model = model
@@ -130,6 +150,7 @@ public struct GradientBoostingArtifact: Sendable {
             "metrics": .object(metrics.mapValues { .number($0) }),
         ]
         if let calibration { document["calibration"] = calibration.jsonValue }
+        if let initModel { document["init_model"] = initModel.jsonValue }
         return .object(document)
     }
 
@@ -185,13 +206,38 @@ public struct GradientBoostingArtifact: Sendable {
             if version < 3 { throw LearningError.invalidArtifact(field: "calibration", problem: "needs format_version 3, the document says \(version)") }
             calibration = try CalibrationMap.decode(try root.object("calibration"))
         }
+        var initModel: ModelArtifact? = nil
+        if let value = root.members["init_model"] {
+            if version < 4 { throw LearningError.invalidArtifact(field: "init_model", problem: "needs format_version 4, the document says \(version)") }
+            initModel = try decodeInitModel(value)
+            try checkInitModel(initModel, featureNames: names, featureSchemaHash: try schema.string("hash"))
+        }
         let seed = try training.int("seed")
         if seed < 0 { throw LearningError.invalidArtifact(field: "training.seed", problem: "\(seed) must be >= 0") }
         return GradientBoostingArtifact(model: GradientBoostingModel(trees: trees, featureCount: names.count), modelVersion: try root.string("model_version"),
                                         featureNames: names, featureSchemaHash: try schema.string("hash"), fingerprint: try training.string("fingerprint"),
                                         seed: UInt64(seed), configurationValues: configuration, metrics: metrics,
                                         trainingRows: try training.int("rows"), iterations: try training.int("iterations"),
-                                        calibration: calibration)
+                                        calibration: calibration, initModel: initModel)
+    }
+
+    /// The `init_model` object read as a logistic-regression artifact; errors name "init_model.<field>".
+    static func decodeInitModel(_ value: JSONValue) throws -> ModelArtifact {
+        guard value.objectValue != nil else {
+            throw LearningError.invalidArtifact(field: "init_model", problem: "expected an object, got \(value.typeName)")
+        }
+        do { return try ModelArtifact.decode(JSONPrettyPrinter.bytes(value)) } catch LearningError.invalidArtifact(let field, let problem) {
+            throw LearningError.invalidArtifact(field: "init_model." + field, problem: problem)
+        }
+    }
+
+    /// The initial model must read the same features, in the same order, as the trees.
+    static func checkInitModel(_ m: ModelArtifact?, featureNames: [String], featureSchemaHash: String) throws {
+        guard let m else { return }
+        if m.featureNames != featureNames || m.featureSchemaHash != featureSchemaHash {
+            throw LearningError.invalidArtifact(field: "init_model.feature_schema",
+                                                problem: "\(m.featureSchemaHash) (\(m.featureNames.count) features) differs from the trees' \(featureSchemaHash) (\(featureNames.count) features)")
+        }
     }
 
     static func check(_ t: DecisionTree, place: String, features: Int) throws {
