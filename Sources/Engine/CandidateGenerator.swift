@@ -42,6 +42,9 @@ public enum CandidateGenerator {
     static let longRunLadder: [Double] = [1.0, 1.05, 1.1, 1.15, 1.2, 1.3, 1.4, 1.5]
     /// Multiples of the typical pace for recovery floors (≥ 1: slower than usual).
     static let recoveryPaceLadder: [Double] = [1.0, 1.05, 1.1, 1.15, 1.2]
+    /// Multiples of the endurance for even-pace distances. The rungs above 1.3 (record 0622) keep
+    /// a candidate near the band when the model finds even pace easy at every spread ≥ 15 s/km.
+    static let evenPaceDistanceLadder: [Double] = [0.7, 0.85, 1.0, 1.15, 1.3, 1.5, 1.7]
     /// Allowed split spreads of even-pace targets, s/km.
     static let spreadLadder: [Double] = [15, 20, 25, 30]
     /// Multiples of 10 m/km × endurance in km for hills targets.
@@ -64,7 +67,7 @@ public enum CandidateGenerator {
                 add(.recovery(minPace: (pace * p).rounded(), minDuration: minutes * 60, maxHeartRate: nil))
             }
         }
-        for f in [0.7, 0.85, 1.0, 1.15, 1.3] {
+        for f in evenPaceDistanceLadder {
             for spread in spreadLadder { add(.evenPace(minDistance: max(2000, km(endurance * f)), maxSpread: spread)) }
         }
         let most = min(10, max(3, Int(endurance / 1000 * 1.5)))
