@@ -53,8 +53,7 @@ public enum SyntheticActivities {
         }
         let dt = samplingIntervals[rng.int(in: 0...(samplingIntervals.count - 1))]
         let duration = rng.uniform(600, 1500)
-        // One track in 8 without GPS noise: apps that export smoothed or snapped tracks (record 0146).
-        let sigma = rng.bernoulli(0.125) ? 0 : rng.uniform(1.5, 8), phi = rng.bernoulli(0.5) ? 0.95 : 0.99
+        let sigma = rng.uniform(1.5, 8), phi = rng.bernoulli(0.5) ? 0.95 : 0.99
         let innovation = sigma * (1 - phi * phi).squareRoot()
         var noiseE = rng.gaussian() * sigma, noiseN = rng.gaussian() * sigma
         var east = 0.0, north = 0.0, heading = rng.uniform(0, 2 * .pi)
