@@ -45,23 +45,16 @@ extension LogisticRegression {
                 try newtonStep(hessianUpper: hp, lambda: lambda, penalised: p, gradient: gradient, into: &step, iteration: iterations)
             }
             let slope = -BLAS.dot(gradient, step)
-            var t = 1.0
-            var accepted = false
-            for _ in 0...maxHalvings {
-                for j in 0..<dim { trial[j] = beta[j] - t * step[j] }
-                let candidateSums = pass.run(beta: trial)
-                let candidate = candidateSums.loss + penalty(beta: trial, lambda: lambda, penalised: p)
-                if candidate <= objective + armijo * t * slope + roundingSlack * abs(objective) {
-                    swap(&beta, &trial)
-                    sums = candidateSums
-                    objective = candidate
-                    accepted = true
-                    break
-                }
-                t *= 0.5
-                halvings += 1
+            var candidateSums = sums
+            let accepted = halvingStep(from: beta, step: step, objective: objective, slope: slope,
+                                       trial: &trial, halvings: &halvings) { trial in
+                candidateSums = pass.run(beta: trial)
+                return candidateSums.loss + penalty(beta: trial, lambda: lambda, penalised: p)
             }
-            if !accepted { break }
+            guard let candidate = accepted else { break }
+            swap(&beta, &trial)
+            sums = candidateSums
+            objective = candidate
             iterations += 1
         }
         let report = FitReport(iterations: iterations, converged: converged, objective: objective, gradientMaxAbs: gradientMaxAbs,

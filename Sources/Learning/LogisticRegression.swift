@@ -131,26 +131,18 @@ public enum LogisticRegression {
             // The move is -t·step; its directional derivative is -g·step < 0.
             let slope = -BLAS.dot(gradient, step)
 
-            var t = 1.0
-            var accepted = false
-            for _ in 0...maxHalvings {
-                for j in 0..<dim { trial[j] = beta[j] - t * step[j] }
+            let accepted = halvingStep(from: beta, step: step, objective: objective, slope: slope,
+                                       trial: &trial, halvings: &halvings) { trial in
                 design.gemv(x: trial, y: &trialMargin)
-                let candidate = Self.evaluate(margin: trialMargin, beta: trial, y: y, w: w, lambda: lambda, penalised: p,
-                                              residual: &trialResidual, curvature: &trialCurvature)
-                if candidate <= objective + armijo * t * slope + roundingSlack * abs(objective) {
-                    swap(&beta, &trial)
-                    swap(&margin, &trialMargin)
-                    swap(&residual, &trialResidual)
-                    swap(&curvature, &trialCurvature)
-                    objective = candidate
-                    accepted = true
-                    break
-                }
-                t *= 0.5
-                halvings += 1
+                return Self.evaluate(margin: trialMargin, beta: trial, y: y, w: w, lambda: lambda, penalised: p,
+                                     residual: &trialResidual, curvature: &trialCurvature)
             }
-            if !accepted { break }   // stalled: no decrease along the Newton direction
+            guard let candidate = accepted else { break }   // stalled: no decrease along the Newton direction
+            swap(&beta, &trial)
+            swap(&margin, &trialMargin)
+            swap(&residual, &trialResidual)
+            swap(&curvature, &trialCurvature)
+            objective = candidate
             iterations += 1
         }
 
@@ -158,6 +150,24 @@ public enum LogisticRegression {
                                gradientMaxAbs: gradientMaxAbs, halvings: halvings, rows: n, totalWeight: totalWeight)
         return LogisticRegressionModel(standardizer: standardizer, coefficients: Array(beta[0..<p]),
                                        intercept: configuration.fitIntercept ? beta[p] : 0, fitReport: report)
+    }
+
+    /// Step halving along −`step` from β (Armijo, docs/decisions/0301): tries β − t·step for
+    /// t = 1, ½, ¼, … (at most `maxHalvings` halvings, each counted in `halvings`); `evaluate`
+    /// returns the objective of the trial it is given and keeps what the caller needs from it.
+    /// Returns the accepted trial's objective, with that trial left in `trial`, or nil when no
+    /// step decreased the objective enough (a stall).
+    static func halvingStep(from beta: [Double], step: [Double], objective: Double, slope: Double,
+                            trial: inout [Double], halvings: inout Int, evaluate: ([Double]) -> Double) -> Double? {
+        var t = 1.0
+        for _ in 0...maxHalvings {
+            for j in beta.indices { trial[j] = beta[j] - t * step[j] }
+            let candidate = evaluate(trial)
+            if candidate <= objective + armijo * t * slope + roundingSlack * abs(objective) { return candidate }
+            t *= 0.5
+            halvings += 1
+        }
+        return nil
     }
 
     /// Solves (H + λI_penalised)·step = gradient by Cholesky (`LAPACKE_dposv`) on the upper
