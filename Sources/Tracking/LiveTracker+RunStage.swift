@@ -45,10 +45,10 @@ struct LiveRunStage<Storage: LiveProfileStorage>: LiveSegmentSink {
         case .leading(let q):
             guard !vehicle else { phase = .leading(step.point); return }
             start(q)
-            totals!.add(step.point, vehicle: false, configuration: configuration, storage: &storage)
+            totals!.add(step.point, length: step.distance, vehicle: false, configuration: configuration, storage: &storage)
         case .running:
             if vehicle { if committed == nil { committed = totals } } else { committed = nil }
-            totals!.add(step.point, vehicle: vehicle, configuration: configuration, storage: &storage)
+            totals!.add(step.point, length: step.distance, vehicle: vehicle, configuration: configuration, storage: &storage)
         }
     }
 
