@@ -14,6 +14,8 @@ struct LiveRunStage<Storage: LiveProfileStorage>: LiveSegmentSink {
     /// The totals before the current trailing run of vehicle segments, if any: the record if
     /// the run ended now (their auto-pause window then ends at the last foot fix, as batch's).
     private(set) var committed: LiveTotals?
+    /// Segments accepted with the vehicle flag (what invalidates an optimistic tail).
+    private(set) var vehicleSegments = 0
 
     init(configuration: MetricsConfiguration, effortDistances: [Meters], storage: Storage) {
         self.configuration = configuration
@@ -33,12 +35,14 @@ struct LiveRunStage<Storage: LiveProfileStorage>: LiveSegmentSink {
         }
         totals = other.totals
         committed = other.committed
+        vehicleSegments = other.vehicleSegments
     }
 
     /// Segments held in the totals until auto-pause decides them.
     var undecided: Int { totals?.undecided ?? 0 }
 
     mutating func accept(_ step: LiveStep, vehicle: Bool) {
+        if vehicle { vehicleSegments += 1 }
         switch phase {
         case .empty:
             phase = .leading(step.point)
