@@ -38,18 +38,18 @@ struct LiveJitterSpread: Sendable {
         newest = p
         if stale {
             decided.append(0)   // the step before waited only in case the run ended there
-            raw.removeAll(keepingCapacity: true)
+            clearRaw()
         }
         raw.append(step)
         if chord > 0 {
             share(chord, to: p, into: &decided)
             anchor = p
-            raw.removeAll(keepingCapacity: true)
+            clearRaw()
             stale = false
         } else if !stale && p.time - anchor.time > spreadLimit {
             // No later chord can be shared back over these steps: all but the newest add 0.
             for _ in 1..<raw.count { decided.append(0) }
-            raw.removeAll(keepingCapacity: true)
+            clearRaw()
             raw.append(step)
             stale = true
         }
@@ -88,6 +88,10 @@ struct LiveJitterSpread: Sendable {
         }
         for r in raw { decided.append(chord * r / total) }
     }
+
+    /// Empties `raw`, keeping its storage (a few `removeLast`s: cheaper than `removeAll` for
+    /// the one or two steps it usually holds).
+    private mutating func clearRaw() { while !raw.isEmpty { raw.removeLast() } }
 
     private static func length(_ a: TrackPoint, _ b: TrackPoint) -> Meters {
         Geodesy.localDistance(latitude1: a.latitude, longitude1: a.longitude, latitude2: b.latitude, longitude2: b.longitude)

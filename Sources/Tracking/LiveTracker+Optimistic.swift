@@ -25,17 +25,16 @@ struct LiveOptimisticTail: Sendable {
     mutating func follow(_ p: TrackPoint, length: Meters, vehicles: LiveVehicleStage,
                          decided: LiveRunStage<LiveProfileArrays>) {
         if run != nil && mark != decided.vehicleSegments { run = nil; waited = 0 }
-        guard var stage = run else {
+        guard run != nil else {
             waited += 1
             if waited >= vehicles.undecided { rebuild(vehicles: vehicles, decided: decided) }
             return
         }
-        run = nil   // `stage` holds the only reference: no copy on write
-        stage.storage.borrow(decided.storage)
-        stage.accept(LiveStep(point: p, distance: length, windowedSpeed: 0), vehicle: false)
+        // In place (`run!`), so that no copy of the stage is made per fix.
+        run!.storage.borrow(decided.storage)
+        run!.accept(LiveStep(point: p, distance: length, windowedSpeed: 0), vehicle: false)
+        run!.storage.release()
         work += 1
-        stage.storage.release()
-        run = stage
     }
 
     private mutating func rebuild(vehicles: LiveVehicleStage, decided: LiveRunStage<LiveProfileArrays>) {

@@ -142,6 +142,7 @@ struct LiveVehicleStage: Sendable {
     }
 
     private mutating func release<S: LiveSegmentSink>(flagged: Bool, into sink: inout S) {
+        guard !held.isEmpty else { return }   // the common case; removeAll is not free
         for step in held { parts.accept(step, flagged: flagged, into: &sink) }
         held.removeAll(keepingCapacity: true)
     }
