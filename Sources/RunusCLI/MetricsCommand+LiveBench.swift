@@ -6,9 +6,9 @@ import TrackFormats
 extension TrackCommand {
     /// `runus metrics --bench-live N FILE…` (make bench): the files' tracks parsed once, then
     /// fed to a `LiveTracker` fix by fix, `runs` times after a warm-up; median wall times of
-    /// (a) appending every fix and one snapshot at the end, (b) a snapshot after every fix (a
-    /// live screen updated each second), and (c) the same without best efforts (what a race
-    /// tracker keeps). Prints JSON.
+    /// (a) appending every fix and one snapshot at the end, without and with the optimistic tail
+    /// (record 0160), (b) a snapshot after every fix (a live screen updated each second) with
+    /// it, and (c) the same without best efforts (what a race tracker keeps). Prints JSON.
     static func benchLive(_ paths: [String], runs: Int) throws -> String {
         var tracks: [Track] = []
         for path in paths {
@@ -19,10 +19,11 @@ extension TrackCommand {
         _ = ActivityClassifier.default   // trained at first use (record 0143), outside the timing
         let points = tracks.reduce(0) { $0 + $1.points.count }
         var checksum = 0.0, maxUndecided = 0
-        func once(snapshotEvery: Bool, efforts: Bool = true) {
+        func once(snapshotEvery: Bool, efforts: Bool = true, optimistic: Bool = true) {
             checksum = 0
             for track in tracks {
-                var live = efforts ? LiveTracker() : LiveTracker(effortDistances: [])
+                var live = LiveTracker(effortDistances: efforts ? LiveTracker.defaultEffortDistances : [],
+                                       optimisticTail: optimistic)
                 for p in track.points {
                     live.append(p)
                     if snapshotEvery {
@@ -34,22 +35,28 @@ extension TrackCommand {
             }
         }
         let clock = ContinuousClock()
-        func median(snapshotEvery: Bool, efforts: Bool = true) -> Double {
-            once(snapshotEvery: snapshotEvery, efforts: efforts)  // warm-up
+        func median(snapshotEvery: Bool, efforts: Bool = true, optimistic: Bool = true) -> Double {
+            once(snapshotEvery: snapshotEvery, efforts: efforts, optimistic: optimistic)  // warm-up
             var times: [Double] = []
             for _ in 0..<runs {
-                let d = clock.measure { once(snapshotEvery: snapshotEvery, efforts: efforts) }
+                let d = clock.measure { once(snapshotEvery: snapshotEvery, efforts: efforts, optimistic: optimistic) }
                 times.append(Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18)
             }
             return times.sorted()[times.count / 2]
         }
-        let appendOnly = median(snapshotEvery: false)
+        let appendOnly = median(snapshotEvery: false, optimistic: false)
         let distance = checksum
+        let appendOptimistic = median(snapshotEvery: false)
+        precondition(checksum == distance, "bench-live: the optimistic tail changed the distance sum")
         let everyFix = median(snapshotEvery: true)
+        let everyFixSum = checksum
         let everyFixNoEfforts = median(snapshotEvery: true, efforts: false)
+        precondition(checksum == everyFixSum, "bench-live: best efforts changed the distance sums")
         return JSONWriter.string(.object([
             "files": .number(Double(paths.count)), "points": .number(Double(points)), "runs": .number(Double(runs)),
             "append_median_s": .number(appendOnly), "append_points_per_s": .number(Double(points) / appendOnly),
+            "append_optimistic_median_s": .number(appendOptimistic),
+            "append_optimistic_points_per_s": .number(Double(points) / appendOptimistic),
             "snapshot_every_fix_median_s": .number(everyFix), "snapshot_every_fix_points_per_s": .number(Double(points) / everyFix),
             "snapshot_every_fix_no_efforts_median_s": .number(everyFixNoEfforts),
             "snapshot_every_fix_no_efforts_points_per_s": .number(Double(points) / everyFixNoEfforts),

@@ -48,20 +48,26 @@ public struct AutoPause: Sendable {
     /// the segments this fix settled, in order, starting at the previous `decidedThrough`.
     @discardableResult
     public mutating func append(_ p: TrackPoint) -> [Bool] {
+        var settled: [Bool] = []
+        append(p, into: &settled)
+        return settled
+    }
+
+    /// `append(_:)` appending the settled flags to `settled` instead of returning them (no
+    /// allocation per fix for a caller that reuses its array).
+    public mutating func append(_ p: TrackPoint, into settled: inout [Bool]) {
         let t = p.time
         precondition(times.last.map { t > $0 } ?? true, "AutoPause: times must increase, got \(t)")
         times.append(t)
         latitudes.append(p.latitude)
         longitudes.append(p.longitude)
         count += 1
-        var settled: [Bool] = []
         while next < count, t - time(next) >= halfWidth {
             while time(windowEnd) - time(next) < halfWidth || windowEnd < next { windowEnd += 1 }
             settled.append(step(&moving, segment: next, windowStart: &windowStart, windowEnd: windowEnd))
             next += 1
         }
         trim()
-        return settled
     }
 
     /// Moving flags of the undecided segments `decidedThrough..<count`, their windows cut at the

@@ -10,15 +10,6 @@ import RunusCore
 /// the few waiting segments, the auto-pause window and the best efforts'), so that it can be
 /// saved before a trailing vehicle part.
 struct LiveTotals: Sendable {
-    /// A segment whose moving flag or distance is not decided yet.
-    private struct Waiting: Sendable {
-        var point: TrackPoint
-        var vehicle: Bool
-        /// What the jitter filter adds at this fix, metres ≥ 0, once decided.
-        var step: Meters?
-        var moving: Bool?
-    }
-
     /// First fix of the run (after leading vehicle parts), the newest one appended, and the
     /// newest one whose segment is in the totals.
     var first: TrackPoint
@@ -26,10 +17,14 @@ struct LiveTotals: Sendable {
     private var added: TrackPoint
     private var pause: AutoPause
     private var jitter: LiveJitterSpread
-    private var waiting: [Waiting] = []
-    /// First waiting segment, and the first without a step and without a flag (indices into
-    /// `waiting`).
-    private var waitingHead = 0, stepNext = 0, flagNext = 0
+    /// Segments appended and not yet in the totals (from `waitingHead` on): their end fix and
+    /// vehicle flag; `steps` and `flags` (same indices) grow as the jitter spread and auto-pause
+    /// decide them, so a segment is added once both reach it. Dropped from the front in bulk.
+    private var waitingPoints: [TrackPoint] = []
+    private var waitingVehicle: [Bool] = []
+    private var steps: [Meters] = []
+    private var flags: [Bool] = []
+    private var waitingHead = 0
     /// Distance in metres (record 0151) and moving time in seconds.
     var distance: Meters = 0
     var moving: Seconds = 0
@@ -59,38 +54,41 @@ struct LiveTotals: Sendable {
     }
 
     /// Segments appended whose moving flag is not decided yet.
-    var undecided: Int { waiting.count - waitingHead }
+    var undecided: Int { waitingPoints.count - waitingHead }
 
-    /// The segment from `newest` to `p`, with its vehicle flag.
-    mutating func add<S: LiveProfileStorage>(_ p: TrackPoint, vehicle: Bool, configuration: MetricsConfiguration,
-                                             storage: inout S) {
+    /// The segment from `newest` to `p`, `length` metres long (`Geodesy.localDistance`), with
+    /// its vehicle flag.
+    mutating func add<S: LiveProfileStorage>(_ p: TrackPoint, length: Meters, vehicle: Bool,
+                                             configuration: MetricsConfiguration, storage: inout S) {
         newest = p
-        waiting.append(Waiting(point: p, vehicle: vehicle))
-        for step in jitter.append(p) { waiting[stepNext].step = step; stepNext += 1 }
-        for flag in pause.append(p) { waiting[flagNext].moving = flag; flagNext += 1 }
+        waitingPoints.append(p)
+        waitingVehicle.append(vehicle)
+        jitter.append(p, length: length, into: &steps)
+        pause.append(p, into: &flags)
         addDecided(configuration: configuration, storage: &storage)
-        if waitingHead >= 32 && waitingHead * 2 >= waiting.count {
-            waiting.removeFirst(waitingHead)
-            stepNext -= waitingHead; flagNext -= waitingHead
+        if waitingHead >= 32 && waitingHead * 2 >= waitingPoints.count {
+            waitingPoints.removeFirst(waitingHead); waitingVehicle.removeFirst(waitingHead)
+            steps.removeFirst(waitingHead); flags.removeFirst(waitingHead)
             waitingHead = 0
         }
     }
 
     /// Decides the waiting segments as if the run ended at `newest`.
     mutating func finish<S: LiveProfileStorage>(configuration: MetricsConfiguration, storage: inout S) {
-        for step in jitter.pending() { waiting[stepNext].step = step; stepNext += 1 }
-        for flag in pause.pendingFlags() { waiting[flagNext].moving = flag; flagNext += 1 }
-        precondition(stepNext == waiting.count && flagNext == waiting.count,
+        jitter.pending(into: &steps)
+        flags += pause.pendingFlags()
+        precondition(steps.count == waitingPoints.count && flags.count == waitingPoints.count,
                      "LiveTotals: pending steps or flags do not cover the \(undecided) waiting segments")
         addDecided(configuration: configuration, storage: &storage)
     }
 
     /// Adds the waiting segments whose step and flag are both decided, in order.
     private mutating func addDecided<S: LiveProfileStorage>(configuration: MetricsConfiguration, storage: inout S) {
-        while waitingHead < min(stepNext, flagNext) {
-            let w = waiting[waitingHead]
+        while waitingHead < min(steps.count, flags.count) {
+            let i = waitingHead
             waitingHead += 1
-            add(w.point, step: w.step!, moving: w.moving!, vehicle: w.vehicle, configuration: configuration, storage: &storage)
+            add(waitingPoints[i], step: steps[i], moving: flags[i], vehicle: waitingVehicle[i],
+                configuration: configuration, storage: &storage)
         }
     }
 

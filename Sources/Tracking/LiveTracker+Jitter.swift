@@ -30,48 +30,68 @@ struct LiveJitterSpread: Sendable {
     /// Steps appended whose distance is not decided yet.
     var undecided: Int { raw.count }
 
-    /// Adds the next fix; returns the distances (m) of the steps it decided, in order.
-    mutating func append(_ p: TrackPoint) -> [Meters] {
+    /// Adds the next fix, `length` metres (`Geodesy.localDistance`) from the previous one;
+    /// appends the distances (m) of the steps it decided to `decided`, in order (no allocation:
+    /// the caller's array and `raw` keep their capacity).
+    mutating func append(_ p: TrackPoint, length step: Meters, into decided: inout [Meters]) {
         let chord = filter.append(latitude: p.latitude, longitude: p.longitude)
-        let step = Self.length(newest, p)
         newest = p
-        var decided: [Meters] = []
         if stale {
             decided.append(0)   // the step before waited only in case the run ended there
-            raw = [step]
-        } else {
-            raw.append(step)
+            clearRaw()
         }
+        raw.append(step)
         if chord > 0 {
-            decided += share(chord, to: p)
+            share(chord, to: p, into: &decided)
             anchor = p
-            raw = []
+            clearRaw()
             stale = false
         } else if !stale && p.time - anchor.time > spreadLimit {
             // No later chord can be shared back over these steps: all but the newest add 0.
-            decided += [Meters](repeating: 0, count: raw.count - 1)
-            raw = [step]
+            for _ in 1..<raw.count { decided.append(0) }
+            clearRaw()
+            raw.append(step)
             stale = true
         }
+    }
+
+    /// Appends the undecided steps as if the run ended at the newest fix (the remainder to it
+    /// shared).
+    func pending(into decided: inout [Meters]) {
+        guard !raw.isEmpty else { return }
+        share(Self.length(anchor, newest), to: newest, into: &decided)
+    }
+
+    /// `append(_:length:into:)` with the step's length computed and the decided steps returned.
+    mutating func append(_ p: TrackPoint) -> [Meters] {
+        var decided: [Meters] = []
+        append(p, length: Self.length(newest, p), into: &decided)
         return decided
     }
 
-    /// The undecided steps as if the run ended at the newest fix (the remainder to it shared).
+    /// `pending(into:)` returned as an array.
     func pending() -> [Meters] {
-        guard !raw.isEmpty else { return [] }
-        return share(Self.length(anchor, newest), to: newest)
+        var decided: [Meters] = []
+        pending(into: &decided)
+        return decided
     }
 
     /// `spreadSteps`'s `share` of `chord` over the waiting steps, ending at `p`.
-    private func share(_ chord: Meters, to p: TrackPoint) -> [Meters] {
+    private func share(_ chord: Meters, to p: TrackPoint, into decided: inout [Meters]) {
         let n = raw.count
-        if stale { return [chord] }
+        if stale { decided.append(chord); return }
         let total = raw.reduce(0, +)
         guard n > 1, total > 0, p.time - anchor.time <= spreadLimit else {
-            return [Meters](repeating: 0, count: n - 1) + [chord]
+            for _ in 1..<n { decided.append(0) }
+            decided.append(chord)
+            return
         }
-        return raw.map { chord * $0 / total }
+        for r in raw { decided.append(chord * r / total) }
     }
+
+    /// Empties `raw`, keeping its storage (a few `removeLast`s: cheaper than `removeAll` for
+    /// the one or two steps it usually holds).
+    private mutating func clearRaw() { while !raw.isEmpty { raw.removeLast() } }
 
     private static func length(_ a: TrackPoint, _ b: TrackPoint) -> Meters {
         Geodesy.localDistance(latitude1: a.latitude, longitude1: a.longitude, latitude2: b.latitude, longitude2: b.longitude)

@@ -105,6 +105,13 @@ struct LivePartStage: Sendable {
         trim()
     }
 
+    /// The fixes received but not handed on, oldest first.
+    func forEachUndecided(_ body: (LiveStep) -> Void) {
+        for i in emitted..<(last + 1) {
+            body(LiveStep(point: points[i - base], distance: lengths[i - base], windowedSpeed: windowed[i - base]))
+        }
+    }
+
     /// Decides everything as if the part ended now.
     mutating func finish<S: LiveSegmentSink>(into sink: inout S) {
         if partOpen { closePart(into: &sink) }

@@ -14,6 +14,8 @@ struct LiveRunStage<Storage: LiveProfileStorage>: LiveSegmentSink {
     /// The totals before the current trailing run of vehicle segments, if any: the record if
     /// the run ended now (their auto-pause window then ends at the last foot fix, as batch's).
     private(set) var committed: LiveTotals?
+    /// Segments accepted with the vehicle flag (what invalidates an optimistic tail).
+    private(set) var vehicleSegments = 0
 
     init(configuration: MetricsConfiguration, effortDistances: [Meters], storage: Storage) {
         self.configuration = configuration
@@ -33,22 +35,24 @@ struct LiveRunStage<Storage: LiveProfileStorage>: LiveSegmentSink {
         }
         totals = other.totals
         committed = other.committed
+        vehicleSegments = other.vehicleSegments
     }
 
     /// Segments held in the totals until auto-pause decides them.
     var undecided: Int { totals?.undecided ?? 0 }
 
     mutating func accept(_ step: LiveStep, vehicle: Bool) {
+        if vehicle { vehicleSegments += 1 }
         switch phase {
         case .empty:
             phase = .leading(step.point)
         case .leading(let q):
             guard !vehicle else { phase = .leading(step.point); return }
             start(q)
-            totals!.add(step.point, vehicle: false, configuration: configuration, storage: &storage)
+            totals!.add(step.point, length: step.distance, vehicle: false, configuration: configuration, storage: &storage)
         case .running:
             if vehicle { if committed == nil { committed = totals } } else { committed = nil }
-            totals!.add(step.point, vehicle: vehicle, configuration: configuration, storage: &storage)
+            totals!.add(step.point, length: step.distance, vehicle: vehicle, configuration: configuration, storage: &storage)
         }
     }
 

@@ -49,6 +49,9 @@ struct LiveVehicleStage: Sendable {
     private var lastVehicleEnd: EpochSeconds?
     /// Segments seen, for the work count.
     private(set) var work = 0
+    /// Length in metres of the newest fix's segment (`Geodesy.localDistance` from the fix
+    /// before; 0 for the first fix).
+    private(set) var lastLength: Meters = 0
 
     init(configuration: MetricsConfiguration, classifier: ActivityClassifier?) {
         self.configuration = configuration
@@ -68,6 +71,7 @@ struct LiveVehicleStage: Sendable {
                                                             latitude2: p.latitude, longitude2: p.longitude) } ?? 0
         fixes.append(p)
         lengths.append(d)
+        lastLength = d
         count += 1
         guard count > 1 else {
             lastTime = p.time
@@ -81,6 +85,14 @@ struct LiveVehicleStage: Sendable {
             next += 1
         }
         trim()
+    }
+
+    /// The undecided segments (`undecided` of them), oldest first; their windowed speed is 0 when
+    /// it is not known yet.
+    func forEachUndecided(_ body: (LiveStep) -> Void) {
+        parts.forEachUndecided(body)
+        for step in held { body(step) }
+        for s in next..<max(next, count) { body(LiveStep(point: fix(s), distance: lengths[s - base], windowedSpeed: 0)) }
     }
 
     /// Decides everything held as if the track ended now.
@@ -130,6 +142,7 @@ struct LiveVehicleStage: Sendable {
     }
 
     private mutating func release<S: LiveSegmentSink>(flagged: Bool, into sink: inout S) {
+        guard !held.isEmpty else { return }   // the common case; removeAll is not free
         for step in held { parts.accept(step, flagged: flagged, into: &sink) }
         held.removeAll(keepingCapacity: true)
     }
