@@ -3,7 +3,7 @@ import RunusCore
 import Tracking
 import TrackFormats
 
-extension MetricsCommand {
+extension TrackCommand {
     /// `runus metrics --bench-live N FILE…` (make bench): the files' tracks parsed once, then
     /// fed to a `LiveTracker` fix by fix, `runs` times after a warm-up; median wall times of
     /// (a) appending every fix and one snapshot at the end, (b) a snapshot after every fix (a

@@ -134,9 +134,9 @@ enum ReferenceCheck {
             case "n_laps": device = Double(a.laps.count)
             default: break
             }
-            r.ours = ours.map { MetricsCommand.fmt($0, 1) }
-            r.device = device.map { MetricsCommand.fmt($0, 1) }
-            r.suiteDefinition = suiteDef.map { MetricsCommand.fmt($0, 1) }
+            r.ours = ours.map { TrackCommand.fmt($0, 1) }
+            r.device = device.map { TrackCommand.fmt($0, 1) }
+            r.suiteDefinition = suiteDef.map { TrackCommand.fmt($0, 1) }
             if r.suiteTolerance == "absent" {
                 r.tolerance = "absent"
                 r.verdict = ours == nil && device == nil ? "pass" : "fail"

@@ -115,7 +115,7 @@ enum WatchComparison {
             for (v, name) in names.enumerated() {
                 let sorted = rows.map { $0[v] }.sorted()
                 func q(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))] }
-                func f(_ x: Double) -> String { MetricsCommand.fmt(x, 4) }
+                func f(_ x: Double) -> String { TrackCommand.fmt(x, 4) }
                 out += "| \(source) | \(rows.count) | \(name) | \(f(q(0.1))) | \(f(q(0.5))) | \(f(q(0.9))) | \(f(q(0.9) - q(0.1))) |\n"
             }
         }
@@ -137,8 +137,8 @@ enum WatchComparison {
         }
         for (i, c) in cases.enumerated() {
             guard let r = results[i], let f = features[i] else { continue }
-            out += ([c.path, c.source, MetricsCommand.fmt(c.reference, 1)] + r.map { MetricsCommand.fmt($0, 4) }
-                    + f.map { MetricsCommand.fmt($0, 1) }).joined(separator: "\t") + "\n"
+            out += ([c.path, c.source, TrackCommand.fmt(c.reference, 1)] + r.map { TrackCommand.fmt($0, 4) }
+                    + f.map { TrackCommand.fmt($0, 1) }).joined(separator: "\t") + "\n"
         }
         return out
     }

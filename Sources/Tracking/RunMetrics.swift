@@ -30,11 +30,20 @@ public struct RunMetrics: Sendable {
     public let movingPace: SecondsPerKm?
     /// Per-km splits by moving time, the last one partial.
     public let splits: [Split]
+    /// Per-mile (1,609.344 m) splits by moving time, the last one partial.
+    public let mileSplits: [Split]
     /// Energy estimate in kcal (±20 %, record 0104), when a body mass was given.
     public let calories: Double?
     /// Time-weighted mean heart rate in bpm over segments with heart rate at both ends; nil
     /// when the track has no heart rate.
     public let averageHeartRate: Double?
+    /// Highest heart rate in bpm over the run's fixes; nil without heart rate.
+    public let maxHeartRate: Double?
+    /// Time-weighted mean cadence in steps per minute over moving segments with a positive
+    /// cadence at both ends (a stopped runner's 0 is left out, as watches do); nil without them.
+    public let averageCadence: Double?
+    /// Highest cadence in steps per minute over the run's fixes; nil without cadence.
+    public let maxCadence: Double?
     /// Cumulative distance against time of the cleaned track.
     public let profile: DistanceProfile
 
@@ -63,7 +72,8 @@ public struct RunMetrics: Sendable {
         times.reserveCapacity(n); distances.reserveCapacity(n); movingFlags.reserveCapacity(n)
 
         var cumulative: Meters = 0, movingTime: Seconds = 0
-        var hrWeighted = 0.0, hrSeconds = 0.0
+        var hrWeighted = 0.0, hrSeconds = 0.0, cadenceWeighted = 0.0, cadenceSeconds = 0.0
+        var maxHR: Double? = nil, maxCad: Double? = nil
         for (i, p) in points.enumerated() {
             let isMoving = i > 0 && movingStates[i] && !vehicle[i]
             if i > 0 {
@@ -74,7 +84,12 @@ public struct RunMetrics: Sendable {
                 if let h0 = q.heartRate, let h1 = p.heartRate {
                     hrWeighted += (h0 + h1) / 2 * dt; hrSeconds += dt
                 }
+                if isMoving, let c0 = q.cadence, let c1 = p.cadence, c0 > 0, c1 > 0 {
+                    cadenceWeighted += (c0 + c1) / 2 * dt; cadenceSeconds += dt
+                }
             }
+            if let h = p.heartRate { maxHR = max(maxHR ?? h, h) }
+            if let c = p.cadence { maxCad = max(maxCad ?? c, c) }
             times.append(p.time)
             distances.append(cumulative)
             movingFlags.append(isMoving)
@@ -89,6 +104,7 @@ public struct RunMetrics: Sendable {
         averagePace = Pace.secondsPerKm(distance: cumulative, duration: elapsed)
         movingPace = Pace.secondsPerKm(distance: cumulative, duration: movingTime)
         splits = RunMetrics.splits(profile: profile, length: configuration.splitLength)
+        mileSplits = RunMetrics.splits(profile: profile, length: RunMetrics.mile)
         (elevationGain, elevationLoss) = RunMetrics.elevationChange(
             points.compactMap(\.elevation), threshold: configuration.elevationThreshold)
         if let weightKg {
@@ -103,6 +119,22 @@ public struct RunMetrics: Sendable {
             let hrs = points.compactMap(\.heartRate)
             averageHeartRate = hrs.isEmpty ? nil : hrs.reduce(0, +) / Double(hrs.count)
         }
+        maxHeartRate = maxHR
+        averageCadence = cadenceSeconds > 0 ? cadenceWeighted / cadenceSeconds : nil
+        maxCadence = maxCad
+    }
+
+    /// One mile in metres (international mile).
+    public static let mile: Meters = 1609.344
+    /// The best-effort distances a run record reports, in metres: 400 m, 1 km, 1 mile, 3 km,
+    /// 5 km, 10 km, half marathon, marathon.
+    public static let effortDistances: [Meters] = [400, 1000, mile, 3000, 5000, 10_000, 21_097.5, 42_195]
+
+    /// Fastest elapsed time in seconds over each of `distances` (metres, > 0) that the run
+    /// covers, in the order given (`DistanceProfile.fastestDuration(covering:)`, O(n) each);
+    /// distances longer than the run are left out.
+    public func bestEfforts(over distances: [Meters] = RunMetrics.effortDistances) -> [(distance: Meters, seconds: Seconds)] {
+        distances.compactMap { d in profile.fastestDuration(covering: d).map { (d, $0) } }
     }
 
     /// Splits of `length` metres by moving time; the last one is partial when the distance is

@@ -104,6 +104,35 @@ struct RunMetricsTests {
         #expect(RunMetrics.elevationChange(flatNoise, threshold: 0).gain > 500)
     }
 
+    @Test("cadence average is time weighted over moving segments and leaves a stopped runner's 0 out; max HR and cadence are the fixes' maxima")
+    func cadenceAndMaxima() {
+        var b = TrackBuilder()
+        b.run(speed: 3, seconds: 300, interval: 1, heartRate: 150)
+        b.run(speed: 0, seconds: 60, interval: 1, heartRate: 120)
+        b.run(speed: 3, seconds: 300, interval: 1, heartRate: 160)
+        var points = b.points
+        for i in points.indices {
+            // 170 spm for the first leg, 0 while stopped, 180 for the last leg; one spike of 250.
+            let cadence: Double = i <= 300 ? 170 : i <= 360 ? 0 : 180
+            points[i].cadence = cadence
+        }
+        points[500].cadence = 250
+        let m = RunMetrics(track: Track(points: points))
+        // Moving segments with both ends positive: 300 at 170 and 299 of the last leg at 180
+        // (two of them touch the 250 spike: each averages (180 + 250) / 2 = 215).
+        let expected: Double = (300 * 170 + 297 * 180 + 2 * 215) / 599
+        // 0.5 spm: auto-pause (record 0102) may count a few segments next to the stop as paused,
+        // which moves the mean by under 0.1 spm.
+        #expect(abs(m.averageCadence! - expected) < 0.5, "cadence \(m.averageCadence!), expected \(expected)")
+        #expect(m.maxCadence == 250 && m.maxHeartRate == 160)
+        #expect(RunMetrics(track: b.track).averageCadence == nil && RunMetrics(track: b.track).maxCadence == nil)
+        // Mile splits follow the km splits' definition at 1,609.344 m.
+        #expect(m.mileSplits.count == Int((m.distance / RunMetrics.mile).rounded(.up)))
+        #expect(m.mileSplits.dropLast().allSatisfy { abs($0.distance - RunMetrics.mile) < 1e-9 })
+        // Both partition the same distance profile, so their moving times add up the same.
+        #expect(abs(m.mileSplits.reduce(0) { $0 + $1.duration } - m.splits.reduce(0) { $0 + $1.duration }) < 1e-6)
+    }
+
     @Test("heart rate average is time weighted; empty and single-fix tracks give zeros")
     func heartRateAndEdges() {
         var b = TrackBuilder()

@@ -29,21 +29,24 @@ enum TrackFiles {
     }
 }
 
-/// `runus metrics FILE…`: reads track files in any supported format and prints one record per
-/// activity with our metrics (Tracking's RunMetrics) next to the device's own totals.
-enum MetricsCommand: Command {
-    static let name = "metrics"
-    static let abstract = "Read GPX/TCX/FIT/GeoJSON/CSV track files (gzip too) and print their metrics."
-    static let usage = "[--json] [--weight KG] FILE|DIR..."
+/// `runus track FILE|DIR…`: reads track files in any supported format and prints one record per
+/// activity with our metrics (Tracking's RunMetrics) next to the device's own totals: a table for
+/// people, or with `--json` one object per line with stable snake_case keys (docs/track-json.md).
+/// With more than one file a progress bar goes to stderr (`--quiet` turns it off).
+enum TrackCommand: Command {
+    static let name = "track"
+    static let abstract = "Read GPX/TCX/FIT/GeoJSON/CSV track files (gzip too) and print each activity's run record."
+    static let usage = "[--json] [--weight KG] [--quiet] FILE|DIR..."
     static let parser = ArgumentParser(options: [
-        .flag("json", help: "One JSON object per activity and line (snake_case keys)."),
+        .flag("json", help: "One JSON object per activity and line (snake_case keys, docs/track-json.md)."),
         .optional("weight", "KG", help: "Body mass in kg for calories."),
+        .flag("quiet", help: "No progress bar on stderr."),
         .optional("bench-runs", "N", help: "Benchmark instead: parse (from memory, gzip excluded) + metrics N times after a warm-up; print the median as JSON."),
         .optional("bench-live", "N", help: "Benchmark the LiveTracker instead: feed the parsed tracks fix by fix N times after a warm-up; print the medians as JSON."),
     ], positionals: ["FILE"], allowsManyPositionals: true)
 
     static func run(_ arguments: ParsedArguments, output: OutputSink) throws -> ExitCode {
-        guard !arguments.positional.isEmpty else { throw UsageError("metrics needs at least one FILE") }
+        guard !arguments.positional.isEmpty else { throw UsageError("\(name) needs at least one FILE or DIR") }
         let weight = try arguments.double("weight", in: 1...500)
         let json = arguments.flag("json")
         if let runs = try arguments.int("bench-live", in: 1...1000) {
@@ -54,26 +57,29 @@ enum MetricsCommand: Command {
             output.out(try bench(arguments.positional.flatMap(TrackFiles.expand), runs: runs) + "\n")
             return .success
         }
+        let paths = arguments.positional.flatMap(TrackFiles.expand)
+        let progress = paths.count > 1 && !arguments.flag("quiet") ? ProgressBar(total: paths.count, label: "files", output: output) : nil
         var failed = false
-        if !json { output.out("file\tactivity\tformat\tsport\tpoints\tdistance_m\telapsed_s\tmoving_s\tascent_m\tavg_hr\tdevice_distance_m\n") }
-        for path in arguments.positional.flatMap(TrackFiles.expand) {
+        if !json { output.out(TrackTable.header) }
+        for (n, path) in paths.enumerated() {
             do {
                 let (format, activities) = try TrackFiles.load(path)
                 for (k, a) in activities.enumerated() {
                     let m = RunMetrics(track: a.track, weightKg: weight)
-                    let object = record(path: path, index: k, format: format, activity: a, metrics: m)
+                    let parts = TrackRecord.parts(of: a.track)
                     if json {
-                        output.out(JSONWriter.string(object) + "\n")
+                        output.out(JSONWriter.string(TrackRecord.json(path: path, index: k, format: format, activity: a, metrics: m, parts: parts)) + "\n")
                     } else {
-                        let d = a.deviceTotals.distance.map { fmt($0, 1) } ?? "-"
-                        output.out("\(path)\t\(k)\t\(format.rawValue)\t\(a.sport ?? "-")\t\(a.track.points.count)\t\(fmt(m.distance, 1))\t\(fmt(m.elapsed, 0))\t\(fmt(m.moving, 0))\t\(fmt(m.elevationGain, 1))\t\(m.averageHeartRate.map { fmt($0, 1) } ?? "-")\t\(d)\n")
+                        output.out(TrackTable.row(path: path, index: k, format: format, activity: a, metrics: m, parts: parts))
                     }
                 }
             } catch {
-                output.err("runus metrics: \(error)\n")
+                output.err((progress == nil ? "" : "\n") + "runus \(name): \(error)\n")
                 failed = true
             }
+            progress?.update(n + 1)
         }
+        progress?.finish()
         return failed ? .failure : .success
     }
 
@@ -115,27 +121,20 @@ enum MetricsCommand: Command {
         ]))
     }
 
-    static func record(path: String, index: Int, format: TrackFileFormat, activity a: Activity, metrics m: RunMetrics) -> JSONValue {
-        func opt(_ v: Double?) -> JSONValue { v.map { .number($0) } ?? .null }
-        let t = a.deviceTotals
-        return .object([
-            "file": .string(path), "activity_index": .number(Double(index)), "format": .string(format.rawValue),
-            "sport": a.sport.map { .string($0) } ?? .null, "points": .number(Double(a.track.points.count)),
-            "records": .number(Double(a.recordCount)), "segments": .number(Double(a.segmentStarts.count)),
-            "distance_m": .number(m.distance), "elapsed_s": .number(m.elapsed), "moving_s": .number(m.moving),
-            "avg_pace_s_per_km": opt(m.averagePace), "ascent_m": .number(m.elevationGain),
-            "descent_m": .number(m.elevationLoss), "kcal": opt(m.calories), "avg_hr": opt(m.averageHeartRate),
-            "device": .object([
-                "distance_m": opt(t.distance), "timer_s": opt(t.timerTime), "elapsed_s": opt(t.elapsedTime),
-                "moving_s": opt(t.movingTime), "ascent_m": opt(t.ascent), "descent_m": opt(t.descent),
-                "avg_hr": opt(t.averageHeartRate), "max_hr": opt(t.maximumHeartRate), "kcal": opt(t.calories),
-            ]),
-        ])
-    }
-
     static func fmt(_ v: Double, _ decimals: Int) -> String {
         guard v.isFinite else { return "-" }
         return String(format: "%.\(decimals)f", v)
     }
 }
 
+
+/// `runus metrics`: the name `runus track` had before 0.2, kept so scripts keep working.
+enum MetricsAliasCommand: Command {
+    static let name = "metrics"
+    static let abstract = "Same as 'track' (its former name)."
+    static let usage = TrackCommand.usage
+    static let parser = TrackCommand.parser
+    static func run(_ arguments: ParsedArguments, output: OutputSink) throws -> ExitCode {
+        try TrackCommand.run(arguments, output: output)
+    }
+}

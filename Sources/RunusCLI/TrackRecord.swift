@@ -1,0 +1,112 @@
+import Foundation
+import RunusCore
+import Tracking
+import TrackFormats
+
+/// One labelled part of an activity for `runus track`: what `Track.activitySegments` decided,
+/// in seconds from the first cleaned fix.
+struct TrackPart: Equatable {
+    let activity: ActivityClass
+    /// Start and end in seconds after the first cleaned fix, start < end.
+    let start: Seconds, end: Seconds
+    /// Path length of the part's cleaned steps in metres (before the stationary-jitter filter).
+    let path: Meters
+}
+
+/// The run record of one activity as `runus track --json` writes it (docs/track-json.md).
+enum TrackRecord {
+    /// The labelled parts of `track` (cleaned with the default configuration), neighbours with
+    /// the same label merged.
+    static func parts(of track: Track) -> [TrackPart] {
+        let cleaned = track.cleaned()
+        let points = cleaned.points
+        guard let t0 = points.first?.time else { return [] }
+        var result: [TrackPart] = []
+        for s in cleaned.activitySegments() {
+            var path: Meters = 0
+            for i in s.range {
+                path += Geodesy.localDistance(latitude1: points[i - 1].latitude, longitude1: points[i - 1].longitude,
+                                              latitude2: points[i].latitude, longitude2: points[i].longitude)
+            }
+            let start = points[s.range.lowerBound - 1].time - t0, end = points[s.range.upperBound].time - t0
+            if let last = result.last, last.activity == s.activity {
+                result[result.count - 1] = TrackPart(activity: s.activity, start: last.start, end: end, path: last.path + path)
+            } else {
+                result.append(TrackPart(activity: s.activity, start: start, end: end, path: path))
+            }
+        }
+        return result
+    }
+
+    static func json(path: String, index: Int, format: TrackFileFormat, activity a: Activity, metrics m: RunMetrics,
+                     parts: [TrackPart]) -> JSONValue {
+        func opt(_ v: Double?) -> JSONValue { v.map { .number($0) } ?? .null }
+        func splits(_ s: [Split]) -> JSONValue {
+            .array(s.map { .object(["index": .number(Double($0.index)), "distance_m": .number($0.distance),
+                                    "moving_s": .number($0.duration), "pace_s_per_km": .number($0.pace)]) })
+        }
+        let t = a.deviceTotals
+        return .object([
+            "file": .string(path), "activity_index": .number(Double(index)), "format": .string(format.rawValue),
+            "sport": a.sport.map { .string($0) } ?? .null, "points": .number(Double(a.track.points.count)),
+            "records": .number(Double(a.recordCount)), "track_segments": .number(Double(a.segmentStarts.count)),
+            "start_time": .number(m.startTime),
+            "distance_m": .number(m.distance), "elapsed_s": .number(m.elapsed), "moving_s": .number(m.moving),
+            "avg_pace_s_per_km": opt(m.averagePace), "moving_pace_s_per_km": opt(m.movingPace),
+            "splits": splits(m.splits), "mile_splits": splits(m.mileSplits),
+            "best_efforts": .array(m.bestEfforts().map { .object(["distance_m": .number($0.distance), "elapsed_s": .number($0.seconds)]) }),
+            "ascent_m": .number(m.elevationGain), "descent_m": .number(m.elevationLoss), "kcal": opt(m.calories),
+            "avg_hr": opt(m.averageHeartRate), "max_hr": opt(m.maxHeartRate),
+            "avg_cadence_spm": opt(m.averageCadence), "max_cadence_spm": opt(m.maxCadence),
+            "segments": .array(parts.map { .object(["activity": .string($0.activity.description), "start_s": .number($0.start),
+                                                    "end_s": .number($0.end), "path_m": .number($0.path)]) }),
+            "device": .object([
+                "distance_m": opt(t.distance), "timer_s": opt(t.timerTime), "elapsed_s": opt(t.elapsedTime),
+                "moving_s": opt(t.movingTime), "ascent_m": opt(t.ascent), "descent_m": opt(t.descent),
+                "avg_hr": opt(t.averageHeartRate), "max_hr": opt(t.maximumHeartRate), "kcal": opt(t.calories),
+            ]),
+        ])
+    }
+}
+
+/// The people's table of `runus track`: one aligned line per activity.
+enum TrackTable {
+    static let columns: [(title: String, width: Int)] = [
+        ("distance", 9), ("elapsed", 8), ("moving", 8), ("pace/km", 7), ("best 1 km", 9), ("best 5 km", 9),
+        ("ascent", 7), ("avg hr", 6), ("kcal", 6), ("left out", 8), ("device", 9),
+    ]
+    static var header: String {
+        columns.map { pad($0.title, $0.width) }.joined(separator: "  ") + "  activity\n"
+    }
+
+    static func row(path: String, index: Int, format: TrackFileFormat, activity a: Activity, metrics m: RunMetrics,
+                    parts: [TrackPart]) -> String {
+        let efforts = Dictionary(m.bestEfforts(over: [1000, 5000]).map { ($0.distance, $0.seconds) }, uniquingKeysWith: { a, _ in a })
+        let vehicle = parts.filter { $0.activity == .vehicle }.reduce(0.0) { $0 + $1.end - $1.start }
+        var cells: [String] = []
+        cells.append(String(format: "%.2f km", m.distance / 1000))
+        cells.append(clock(m.elapsed))
+        cells.append(clock(m.moving))
+        cells.append(m.averagePace.map(clock) ?? "-")
+        cells.append(efforts[1000].map(clock) ?? "-")
+        cells.append(efforts[5000].map(clock) ?? "-")
+        cells.append(String(format: "%.0f m", m.elevationGain))
+        cells.append(m.averageHeartRate.map { String(format: "%.0f", $0) } ?? "-")
+        cells.append(m.calories.map { String(format: "%.0f", $0) } ?? "-")
+        cells.append(vehicle > 0 ? clock(vehicle) : "-")
+        cells.append(a.deviceTotals.distance.map { String(format: "%.2f km", $0 / 1000) } ?? "-")
+        let name = path + (index > 0 ? " #\(index)" : "") + (a.sport.map { " (\($0))" } ?? "")
+        return zip(cells, columns).map { pad($0, $1.width) }.joined(separator: "  ") + "  " + name + "\n"
+    }
+
+    /// h:mm:ss, or m:ss under an hour; "-" when not finite.
+    static func clock(_ seconds: Seconds) -> String {
+        guard seconds.isFinite, seconds >= 0 else { return "-" }
+        let s = Int(seconds.rounded())
+        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
+    }
+
+    static func pad(_ s: String, _ width: Int) -> String {
+        s.count >= width ? s : String(repeating: " ", count: width - s.count) + s
+    }
+}
