@@ -14,7 +14,7 @@ enum ReferenceCheckCommand: Command {
         .optional("dataset", "DIR", help: "The shared datasets folder (default: $RUNUS_DATASETS or ../shared/datasets)."),
         .flag("runners", help: "Compare distances with the watches' totals on runners/ instead."),
         .flag("summary", help: "Print only the summary."),
-        .flag("cuts", help: "DIAG: count run activities with a vehicle part."),
+        .flag("cuts", help: "Count the run activities of runners/ whose track loses a vehicle part (speed rule or classifier), by runner."),
         .flag("details", help: "With --runners: one tab-separated line per run (ratios and track features) instead of the table."),
     ])
 

@@ -42,22 +42,31 @@ public struct ActivityClassifier: Sendable {
     /// leaves to the classifier): each window's features followed by summaries over the
     /// windows within `contextWindows` (and `wideContextWindows`) of it, itself included.
     public static func vectors(_ features: [SegmentFeatures]) -> [[Double]] {
-        func index(_ name: String) -> Int { SegmentFeatures.names.firstIndex(of: name)! }
-        let p95 = index("speed_p95_mps"), p50 = index("speed_p50_mps"), stop = index("stop_fraction")
-        let accel = index("accel_p90_mps2"), s30 = index("sustained_speed_30s_max_mps")
-        let s60 = index("sustained_speed_60s_max_mps"), chord = index("chord_speed_30s_p50_mps")
-        func median(_ xs: [Double]) -> Double { SegmentFeatures.percentile(xs.sorted(), 0.5) }
+        features.indices.map { vector(at: $0, in: features) }
+    }
+
+    /// The forest input of window `i` of `features` (one element of `vectors(features)`, the
+    /// same bits), looking only at the windows of its context.
+    public static func vector(at i: Int, in features: [SegmentFeatures]) -> [Double] {
         let last = features.count - 1
-        return features.indices.map { i in
-            let near = features[max(0, i - contextWindows)...min(last, i + contextWindows)]
-            let wide = features[max(0, i - wideContextWindows)...min(last, i + wideContextWindows)]
-            return features[i].values + [
-                near.map { $0.values[p95] }.max()!, median(near.map { $0.values[p50] }),
-                near.map { $0.values[stop] }.reduce(0, +) / Double(near.count), median(near.map { $0.values[accel] }),
-                near.map { $0.values[s30] }.max()!,
-                wide.map { $0.values[s60] }.max()!, median(wide.map { $0.values[chord] }),
-            ]
-        }
+        let near = features[max(0, i - contextWindows)...min(last, i + contextWindows)]
+        let wide = features[max(0, i - wideContextWindows)...min(last, i + wideContextWindows)]
+        func median(_ xs: [Double]) -> Double { SegmentFeatures.percentile(xs.sorted(), 0.5) }
+        return features[i].values + [
+            near.map { $0.values[ContextIndex.p95] }.max()!, median(near.map { $0.values[ContextIndex.p50] }),
+            near.map { $0.values[ContextIndex.stop] }.reduce(0, +) / Double(near.count),
+            median(near.map { $0.values[ContextIndex.accel] }),
+            near.map { $0.values[ContextIndex.s30] }.max()!,
+            wide.map { $0.values[ContextIndex.s60] }.max()!, median(wide.map { $0.values[ContextIndex.chord] }),
+        ]
+    }
+
+    /// Positions in `SegmentFeatures.names` of the features the context summarises.
+    private enum ContextIndex {
+        static func index(_ name: String) -> Int { SegmentFeatures.names.firstIndex(of: name)! }
+        static let p95 = index("speed_p95_mps"), p50 = index("speed_p50_mps"), stop = index("stop_fraction")
+        static let accel = index("accel_p90_mps2"), s30 = index("sustained_speed_30s_max_mps")
+        static let s60 = index("sustained_speed_60s_max_mps"), chord = index("chord_speed_30s_p50_mps")
     }
 
     /// Labelled training inputs from one track of known `activity` (times increasing): the

@@ -163,6 +163,7 @@ struct LivePartStage: Sendable {
     private mutating func addWindow(_ a: Int, _ e: Int) {
         work += e - a + 1
         let evidence = Track.hasVehicleEvidence(a...e, time: { points[$0 - base].time }, windowed: { windowed[$0 - base] },
+                                                chordSpeed: { Track.speed(points[$0 - base], points[$1 - base]) },
                                                 speed: vehicleSpeed, minDuration: minFast)
         windows.append(Window(lower: a, upper: e, features: SegmentFeatures(points: points[(a - base)...(e - base)]),
                               evidence: evidence))
@@ -176,7 +177,7 @@ struct LivePartStage: Sendable {
             let k = labelled
             let lo = max(0, k - wide), hi = min(windowCount - 1, k + wide)
             let near = (lo...hi).map { windows[$0 - windowsBase].features }
-            let vector = ActivityClassifier.vectors(near)[k - lo]
+            let vector = ActivityClassifier.vector(at: k - lo, in: near)
             // A rule vehicle part before or after this part counts as a window with evidence.
             let evidence = (max(0, k - context)...min(windowCount - 1, k + context)).contains { windows[$0 - windowsBase].evidence }
                 || (partAfterVehicle && k < context) || (closedByVehicle && k >= windowCount - context)

@@ -82,14 +82,14 @@ public struct SegmentFeatures: Sendable, Equatable {
         let a = points[first], b = points[points.endIndex - 1]
         let net = Geodesy.localDistance(latitude1: a.latitude, longitude1: a.longitude,
                                         latitude2: b.latitude, longitude2: b.longitude)
-        let sortedSpeeds = speeds.sorted()
+        let sortedSpeeds = speeds.sorted(), sortedAccels = accels.sorted()
         let sustained30 = Self.chordSpeeds(points, span: Self.sustainedSpans[0])
         let sustained60 = Self.chordSpeeds(points, span: Self.sustainedSpans[1])
         values = [
             Self.percentile(sortedSpeeds, 0.10), Self.percentile(sortedSpeeds, 0.50),
             Self.percentile(sortedSpeeds, 0.85), Self.percentile(sortedSpeeds, 0.95), mean,
             mean > 0 ? variance.squareRoot() / mean : 0,
-            Self.percentile(accels.sorted(), 0.5), Self.percentile(accels.sorted(), 0.9),
+            Self.percentile(sortedAccels, 0.5), Self.percentile(sortedAccels, 0.9),
             Self.percentile(jerks.sorted(), 0.9),
             turning / max(path, 1) * 100,
             stoppedTime / duration,
