@@ -88,6 +88,11 @@ reference-table: build
 watch-table: build
 	$(RELEASE_BIN) reference-check --dataset $(RUNUS_DATASETS) --runners
 
+# How many real run activities lose a vehicle part, by runner (records 0130, 0131).
+.PHONY: vehicle-cuts
+vehicle-cuts: build
+	$(RELEASE_BIN) reference-check --dataset $(RUNUS_DATASETS) --cuts
+
 # GPX parse + metrics throughput against gpxpy on the runners' raw GPX files (release build).
 # scripts/.venv is shared with bench-learn: each target installs what it imports, whichever ran first.
 bench: build

@@ -14,11 +14,37 @@ enum ReferenceCheckCommand: Command {
         .optional("dataset", "DIR", help: "The shared datasets folder (default: $RUNUS_DATASETS or ../shared/datasets)."),
         .flag("runners", help: "Compare distances with the watches' totals on runners/ instead."),
         .flag("summary", help: "Print only the summary."),
+        .flag("cuts", help: "Count the run activities of runners/ whose track loses a vehicle part (speed rule or classifier), by runner."),
         .flag("details", help: "With --runners: one tab-separated line per run (ratios and track features) instead of the table."),
     ])
 
     static func run(_ arguments: ParsedArguments, output: OutputSink) throws -> ExitCode {
         let dataset = arguments.string("dataset") ?? ProcessInfo.processInfo.environment["RUNUS_DATASETS"] ?? "../shared/datasets"
+        if arguments.flag("cuts") {
+            let text = String(decoding: try TrackFiles.bytes(dataset + "/runners/activities.csv"), as: UTF8.self)
+            var lines = text.split(separator: "\n")
+            let header = ReferenceCheck.cells(lines.removeFirst())
+            func col(_ name: String) -> Int { header.firstIndex(of: name)! }
+            let paths: [String] = lines.compactMap { line in
+                let c = ReferenceCheck.cells(line)
+                guard c.count == header.count, c[col("sport")] == "run", c[col("has_track")] == "1" else { return nil }
+                return "\(dataset)/runners/tracks/\(c[col("runner")])/\(c[col("activity_id")]).csv.gz"
+            }
+            let r: [Int] = ParallelMap.map(count: paths.count) { i in
+                guard let bytes = try? TrackFiles.bytes(paths[i]),
+                      let a = try? TrackFileReader.read(bytes, name: paths[i]).activities.first else { return -1 }
+                let t = a.track.cleaned()
+                guard t.points.count >= 2 else { return 0 }
+                let rule = t.vehicleSpeedRule().contains(true)
+                let any = t.vehicleSegments().contains(true)
+                return any ? (rule ? 2 : 1) : 0
+            }
+            output.out("runs \(paths.count) unreadable \(r.filter { $0 < 0 }.count) withVehicle \(r.filter { $0 > 0 }.count) withRule \(r.filter { $0 == 2 }.count)\n")
+            var byRunner: [String: Int] = [:]
+            for (i, v) in r.enumerated() where v > 0 { byRunner[String(paths[i].split(separator: "/").dropLast().last!), default: 0] += 1 }
+            output.out("\(byRunner.sorted { $0.key < $1.key })\n")
+            return .success
+        }
         if arguments.flag("runners") {
             output.out(try WatchComparison.run(dataset: dataset, details: arguments.flag("details"), output: output))
             return .success

@@ -22,37 +22,66 @@ public struct ActivityClassifier: Sendable {
     /// Names of the forest's inputs: the window's own `SegmentFeatures`, then its context.
     public static let featureNames = SegmentFeatures.names + [
         "context_speed_p95_max_mps", "context_speed_p50_median_mps", "context_stop_fraction_mean",
-        "context_accel_p90_median_mps2",
+        "context_accel_p90_median_mps2", "context_sustained_30s_max_mps",
+        "wide_context_sustained_60s_max_mps", "wide_context_chord_speed_p50_median_mps",
     ]
     /// Windows on each side whose features form a window's context (3: about ±6 minutes; a
     /// bus stop or a traffic jam looks like walking alone, not next to a fast stretch).
     public static let contextWindows = 3
+    /// Windows on each side of the wide context (10: about ±20 minutes, record 0146).
+    public static let wideContextWindows = 10
+    /// Windows on each side within which a vehicle's speed lets a window be `vehicle` (10, the
+    /// wide context: a bus is fast somewhere within 20 minutes of a stop or a jam; record 0131).
+    public static let evidenceWindows = 10
+    /// Probability of `vehicle`, in (0, 1], from which a window with vehicle evidence is labelled
+    /// `vehicle` even when another class is more probable (0.35, record 0131): the evidence gate
+    /// already keeps runs that never reach a vehicle's speed out of reach.
+    public var vehicleThreshold = 0.35
 
-    /// Forest inputs of consecutive windows of one part of a track: each window's features
-    /// followed by summaries over the windows within `contextWindows` of it (itself included).
+    /// Forest inputs of consecutive windows of one part of a track (a stretch the speed rule
+    /// leaves to the classifier): each window's features followed by summaries over the
+    /// windows within `contextWindows` (and `wideContextWindows`) of it, itself included.
     public static func vectors(_ features: [SegmentFeatures]) -> [[Double]] {
-        let p95 = SegmentFeatures.names.firstIndex(of: "speed_p95_mps")!
-        let p50 = SegmentFeatures.names.firstIndex(of: "speed_p50_mps")!
-        let stop = SegmentFeatures.names.firstIndex(of: "stop_fraction")!
-        let accel = SegmentFeatures.names.firstIndex(of: "accel_p90_mps2")!
-        func median(_ xs: [Double]) -> Double { SegmentFeatures.percentile(xs.sorted(), 0.5) }
-        return features.indices.map { i in
-            let near = features[max(0, i - contextWindows)...min(features.count - 1, i + contextWindows)]
-            return features[i].values + [
-                near.map { $0.values[p95] }.max()!, median(near.map { $0.values[p50] }),
-                near.map { $0.values[stop] }.reduce(0, +) / Double(near.count), median(near.map { $0.values[accel] }),
-            ]
-        }
+        features.indices.map { vector(at: $0, in: features) }
     }
 
-    /// Labelled training inputs from one track of known `activity` (times increasing): its
-    /// windows' vectors, stationary windows left out (the rule decides them).
+    /// The forest input of window `i` of `features` (one element of `vectors(features)`, the
+    /// same bits), looking only at the windows of its context.
+    public static func vector(at i: Int, in features: [SegmentFeatures]) -> [Double] {
+        let last = features.count - 1
+        let near = features[max(0, i - contextWindows)...min(last, i + contextWindows)]
+        let wide = features[max(0, i - wideContextWindows)...min(last, i + wideContextWindows)]
+        func median(_ xs: [Double]) -> Double { SegmentFeatures.percentile(xs.sorted(), 0.5) }
+        return features[i].values + [
+            near.map { $0.values[ContextIndex.p95] }.max()!, median(near.map { $0.values[ContextIndex.p50] }),
+            near.map { $0.values[ContextIndex.stop] }.reduce(0, +) / Double(near.count),
+            median(near.map { $0.values[ContextIndex.accel] }),
+            near.map { $0.values[ContextIndex.s30] }.max()!,
+            wide.map { $0.values[ContextIndex.s60] }.max()!, median(wide.map { $0.values[ContextIndex.chord] }),
+        ]
+    }
+
+    /// Positions in `SegmentFeatures.names` of the features the context summarises.
+    private enum ContextIndex {
+        static func index(_ name: String) -> Int { SegmentFeatures.names.firstIndex(of: name)! }
+        static let p95 = index("speed_p95_mps"), p50 = index("speed_p50_mps"), stop = index("stop_fraction")
+        static let accel = index("accel_p90_mps2"), s30 = index("sustained_speed_30s_max_mps")
+        static let s60 = index("sustained_speed_60s_max_mps"), chord = index("chord_speed_30s_p50_mps")
+    }
+
+    /// Labelled training inputs from one track of known `activity` (times increasing): the
+    /// vectors of the windows the speed rule leaves to the classifier, context across its
+    /// stretches; stationary windows left out (the rule decides them).
     public static func trainingExamples(_ points: [TrackPoint], activity: ActivityClass,
                                         windowing: Windowing = Windowing()) -> [(values: [Double], activity: ActivityClass)] {
         guard points.count >= 2 else { return [] }
-        let features = windowing.windows(points, from: 0, through: points.count - 1).map { SegmentFeatures(points: points[$0]) }
-        return zip(features, vectors(features)).compactMap { f, v in
-            f.netSpeed >= windowing.stationarySpeed ? (v, activity) : nil
+        let track = Track(points: points)
+        let parts = track.nonVehicleParts(track.vehicleSpeedRule())
+        return parts.flatMap { part in
+            let features = windowing.windows(points, from: part.lowerBound, through: part.upperBound).map { SegmentFeatures(points: points[$0]) }
+            return zip(features, vectors(features)).compactMap { f, v in
+                f.netSpeed >= windowing.stationarySpeed ? (v, activity) : nil
+            }
         }
     }
 
@@ -67,17 +96,17 @@ public struct ActivityClassifier: Sendable {
         self.init(forest: forest)
     }
 
-    /// Label of one window from its features and forest inputs (`vectors`). Without
-    /// `vehicleEvidence` (record 0130: no speed beyond a runner's in the window) the forest's most
-    /// probable class other than `vehicle` is taken.
+    /// Label of one window from its features and forest inputs (`vectors`): `vehicle` when
+    /// `vehicleEvidence` holds (record 0130) and the forest gives it at least `vehicleThreshold`,
+    /// else the forest's most probable other class.
     public func classify(_ features: SegmentFeatures, vector: [Double],
                          vehicleEvidence: Bool = true) -> (activity: ActivityClass, probability: Double) {
         if features.netSpeed < windowing.stationarySpeed { return (.stationary, 1) }
-        let (label, p) = forest.predict(vector)
-        guard !vehicleEvidence, ActivityClass.moving[label] == .vehicle else { return (ActivityClass.moving[label], p) }
         let probabilities = forest.probabilities(vector)
+        let vehicle = ActivityClass.moving.firstIndex(of: .vehicle)!
+        if vehicleEvidence && probabilities[vehicle] >= vehicleThreshold { return (.vehicle, probabilities[vehicle]) }
         var best: Int?
-        for k in probabilities.indices where ActivityClass.moving[k] != .vehicle {
+        for k in probabilities.indices where k != vehicle {
             if best.map({ probabilities[k] > probabilities[$0] }) ?? true { best = k }
         }
         return (ActivityClass.moving[best!], probabilities[best!])
@@ -86,23 +115,25 @@ public struct ActivityClassifier: Sendable {
     /// Labelled parts of `points[lo...hi]` (times strictly increasing, e.g. a cleaned track):
     /// one `ActivitySegment` per window, neighbours with the same label merged, together
     /// covering points lo+1…hi. A window may be `vehicle` (`classify`) when `vehicleEvidence`
-    /// holds for it or a window within `contextWindows` of it, where a vehicle part just before lo
+    /// holds for it or a window within `evidenceWindows` of it, where a vehicle part just before lo
     /// (`vehicleBefore`) or after hi (`vehicleAfter`) counts as such a window; by default every
     /// window may.
     public func segments(_ points: [TrackPoint], from lo: Int, through hi: Int,
                          vehicleEvidence: (ClosedRange<Int>) -> Bool = { _ in true },
-                         vehicleBefore: Bool = false, vehicleAfter: Bool = false) -> [ActivitySegment] {
+                         vehicleBefore: Bool = false, vehicleAfter: Bool = false,
+                         precomputed: (windows: [ClosedRange<Int>], features: [SegmentFeatures], vectors: [[Double]])? = nil) -> [ActivitySegment] {
         guard hi > lo else { return [] }
         var labels = [ActivityClass?](repeating: nil, count: hi - lo + 1)
         var confidence = [Double](repeating: 1, count: hi - lo + 1)
-        let windows = windowing.windows(points, from: lo, through: hi)
-        let features = windows.map { SegmentFeatures(points: points[$0]) }
+        let windows = precomputed?.windows ?? windowing.windows(points, from: lo, through: hi)
+        let features = precomputed?.features ?? windows.map { SegmentFeatures(points: points[$0]) }
+        let vectors = precomputed?.vectors ?? Self.vectors(features)
         // A window may be `vehicle` when it or a window of its context shows a vehicle's speed
         // (record 0130): a bus at a stop next to its fast stretch stays a bus.
         // The speed rule's vehicle stretch next to the part counts as a window with evidence.
         let evidence = windows.map(vehicleEvidence)
-        let c = Self.contextWindows
-        for (k, vector) in Self.vectors(features).enumerated() {
+        let c = Self.evidenceWindows
+        for (k, vector) in vectors.enumerated() {
             let w = windows[k]
             let near = evidence[max(0, k - c)...min(windows.count - 1, k + c)].contains(true)
                 || (vehicleBefore && k < c) || (vehicleAfter && k >= windows.count - c)

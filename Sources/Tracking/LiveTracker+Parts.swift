@@ -7,9 +7,10 @@ import RunusCore
 ///
 /// What waits, and for how long (record 0160): a window's end is known once the run has gone on
 /// `minPoints − 1` fixes and `windowDuration / 2` seconds past its candidate end; its label once
-/// `ActivityClassifier.contextWindows` more windows are known (their features are its context);
-/// a classifier `vehicle` stretch once it lasts `vehicleClassifierMinDuration` or a foot label
-/// follows. So at most about 5 windows plus that minimum are undecided, whatever the run's length;
+/// `ActivityClassifier.wideContextWindows` more windows are known (their features are its
+/// context, record 0146); a classifier `vehicle` stretch once it lasts
+/// `vehicleClassifierMinDuration` or a foot label follows. So at most about 12 windows plus that
+/// minimum are undecided, whatever the run's length;
 /// the buffer keeps only those fixes.
 struct LivePartStage: Sendable {
     let classifier: ActivityClassifier?
@@ -169,6 +170,7 @@ struct LivePartStage: Sendable {
     private mutating func addWindow(_ a: Int, _ e: Int) {
         work += e - a + 1
         let evidence = Track.hasVehicleEvidence(a...e, time: { points[$0 - base].time }, windowed: { windowed[$0 - base] },
+                                                chordSpeed: { Track.speed(points[$0 - base], points[$1 - base]) },
                                                 speed: vehicleSpeed, minDuration: minFast)
         windows.append(Window(lower: a, upper: e, features: SegmentFeatures(points: points[(a - base)...(e - base)]),
                               evidence: evidence))
@@ -177,14 +179,14 @@ struct LivePartStage: Sendable {
     /// Labels windows whose context is complete (or all, once the part is closed).
     private mutating func labelWindows() {
         guard let classifier else { return }
-        let context = ActivityClassifier.contextWindows
-        while labelled < windowCount && (closed || windowCount > labelled + context) {
+        let context = ActivityClassifier.evidenceWindows, wide = ActivityClassifier.wideContextWindows
+        while labelled < windowCount && (closed || windowCount > labelled + wide) {
             let k = labelled
-            let lo = max(0, k - context), hi = min(windowCount - 1, k + context)
+            let lo = max(0, k - wide), hi = min(windowCount - 1, k + wide)
             let near = (lo...hi).map { windows[$0 - windowsBase].features }
-            let vector = ActivityClassifier.vectors(near)[k - lo]
+            let vector = ActivityClassifier.vector(at: k - lo, in: near)
             // A rule vehicle part before or after this part counts as a window with evidence.
-            let evidence = (lo...hi).contains { windows[$0 - windowsBase].evidence }
+            let evidence = (max(0, k - context)...min(windowCount - 1, k + context)).contains { windows[$0 - windowsBase].evidence }
                 || (partAfterVehicle && k < context) || (closedByVehicle && k >= windowCount - context)
             let label = classifier.classify(windows[k - windowsBase].features, vector: vector, vehicleEvidence: evidence).activity
             windows[k - windowsBase].label = label
@@ -250,7 +252,7 @@ struct LivePartStage: Sendable {
         if dead > 256 && dead * 2 > points.count {
             points.removeFirst(dead); lengths.removeFirst(dead); windowed.removeFirst(dead); base = keep
         }
-        let oldWindows = min(labelled - ActivityClassifier.contextWindows, cursor) - windowsBase
+        let oldWindows = min(labelled - ActivityClassifier.wideContextWindows, cursor) - windowsBase
         if oldWindows > 32 && oldWindows * 2 > windows.count {
             windows.removeFirst(oldWindows); windowsBase += oldWindows
         }

@@ -9,7 +9,11 @@ public struct SegmentFeatures: Sendable, Equatable {
         "speed_p10_mps", "speed_p50_mps", "speed_p85_mps", "speed_p95_mps", "mean_speed_mps",
         "speed_cv", "accel_p50_mps2", "accel_p90_mps2", "jerk_p90_mps3", "heading_rate_rad_per_100m",
         "stop_fraction", "stops_per_km", "median_dt_s", "straightness",
+        "sustained_speed_30s_max_mps", "sustained_speed_60s_max_mps", "chord_speed_30s_p50_mps", "stop_duration_mean_s",
     ]
+    /// Spans in seconds over which sustained (chord) speeds are taken (record 0146): GPS jitter
+    /// of a few metres cannot fake a fast 30 s chord the way it fakes a fast 1 s step.
+    static let sustainedSpans: [Seconds] = [30, 60]
     /// Speed under which a step counts as stopped, m/s (0.6: slower than any walk, faster than
     /// most standing jitter at 1 Hz).
     public static let stopSpeed = 0.6
@@ -78,21 +82,47 @@ public struct SegmentFeatures: Sendable, Equatable {
         let a = points[first], b = points[points.endIndex - 1]
         let net = Geodesy.localDistance(latitude1: a.latitude, longitude1: a.longitude,
                                         latitude2: b.latitude, longitude2: b.longitude)
-        let sortedSpeeds = speeds.sorted()
+        let sortedSpeeds = speeds.sorted(), sortedAccels = accels.sorted()
+        let sustained30 = Self.chordSpeeds(points, span: Self.sustainedSpans[0])
+        let sustained60 = Self.chordSpeeds(points, span: Self.sustainedSpans[1])
         values = [
             Self.percentile(sortedSpeeds, 0.10), Self.percentile(sortedSpeeds, 0.50),
             Self.percentile(sortedSpeeds, 0.85), Self.percentile(sortedSpeeds, 0.95), mean,
             mean > 0 ? variance.squareRoot() / mean : 0,
-            Self.percentile(accels.sorted(), 0.5), Self.percentile(accels.sorted(), 0.9),
+            Self.percentile(sortedAccels, 0.5), Self.percentile(sortedAccels, 0.9),
             Self.percentile(jerks.sorted(), 0.9),
             turning / max(path, 1) * 100,
             stoppedTime / duration,
             Double(stops) / max(path / 1000, 0.1),
             Self.percentile(dts.sorted(), 0.5),
             path > 0 ? net / path : 0,
+            sustained30.max() ?? 0, sustained60.max() ?? 0, Self.percentile(sustained30.sorted(), 0.5),
+            stops > 0 ? stoppedTime / Double(stops) : 0,
         ]
         netSpeed = net / duration
         self.duration = duration
+    }
+
+    /// Chord speeds in m/s over spans of at least `span` seconds: for each fix i, the straight
+    /// distance to the first fix j with t_j − t_i ≥ span, over t_j − t_i. A window shorter than
+    /// `span` gives its net speed once.
+    static func chordSpeeds(_ points: ArraySlice<TrackPoint>, span: Seconds) -> [Double] {
+        var result: [Double] = []
+        var j = points.startIndex
+        for i in points.indices {
+            if j <= i { j = i + 1 }
+            while j < points.endIndex && points[j].time - points[i].time < span { j += 1 }
+            guard j < points.endIndex else { break }
+            let a = points[i], b = points[j]
+            result.append(Geodesy.localDistance(latitude1: a.latitude, longitude1: a.longitude,
+                                                latitude2: b.latitude, longitude2: b.longitude) / (b.time - a.time))
+        }
+        if result.isEmpty {
+            let a = points[points.startIndex], b = points[points.endIndex - 1]
+            result.append(Geodesy.localDistance(latitude1: a.latitude, longitude1: a.longitude,
+                                                latitude2: b.latitude, longitude2: b.longitude) / (b.time - a.time))
+        }
+        return result
     }
 
     /// Linear-interpolated quantile `q` in [0, 1] of ascending `sorted`; 0 when empty.

@@ -9,22 +9,46 @@ public enum SyntheticActivities {
     static let samplingIntervals: [Seconds] = [1, 1, 1, 1, 2, 2, 3, 4, 5, 5, 10, 15, 30, 60]
 
     /// Labelled windows: `tracksPerClass` synthetic tracks of each moving class, windowed by
-    /// the default `ActivityClassifier` windowing. Same seed, same windows.
+    /// the default `ActivityClassifier` windowing. Same seed, same windows. Each track's `Style`
+    /// is drawn from a second generator (record 0143): a quarter of the tracks have little or no
+    /// GPS noise (smoothed exports, idealised test tracks), 15 % go straight, and a third of the
+    /// runs hold interval repeats, so neither smoothness, nor a straight line, nor a short fast
+    /// stretch alone reads as a vehicle.
     public static func trainingWindows(seed: UInt64, tracksPerClass: Int = 150)
         -> [(values: [Double], activity: ActivityClass)] {
         var rng = SeededGenerator(seed: seed)
+        var styles = SeededGenerator(seed: seed ^ 0x5354_594C_4553)   // "STYLES"
         var result: [(values: [Double], activity: ActivityClass)] = []
         for activity in ActivityClass.moving {
             for _ in 0..<tracksPerClass {
-                result += ActivityClassifier.trainingExamples(track(activity, rng: &rng), activity: activity)
+                var style = Style()
+                let u = styles.uniform()
+                style.noiseScale = u < 0.1 ? 0 : u < 0.25 ? styles.uniform(0.05, 0.3) : 1
+                style.intervals = activity == .run && styles.bernoulli(1.0 / 3)
+                style.straight = styles.bernoulli(0.15)
+                result += ActivityClassifier.trainingExamples(track(activity, style: style, rng: &rng), activity: activity)
             }
         }
         return result
     }
 
-    /// One synthetic track of `activity` (not stationary), 10–25 minutes long.
-    public static func track(_ activity: ActivityClass, rng: inout SeededGenerator) -> [TrackPoint] {
+    /// Variations of a synthetic track beyond its class's physics.
+    public struct Style: Sendable, Equatable {
+        /// Factor on the GPS noise σ, ≥ 0 (1: the logger's noise; 0: exact positions).
+        public var noiseScale = 1.0
+        /// Runs only: repeats of 150–1,000 m at 1.25–1.8 × cruise speed (at most 9.5 m/s, a
+        /// sprinter's), with recoveries of 60–180 s at 0.6 × cruise.
+        public var intervals = false
+        /// No turns and no meander: a straight road, canal path or railway, for every class.
+        public var straight = false
+        public init() {}
+    }
+
+    /// One synthetic track of `activity` (not stationary), 10–25 minutes long. The default
+    /// `style` draws exactly what earlier versions drew from `rng`.
+    public static func track(_ activity: ActivityClass, style: Style = Style(), rng: inout SeededGenerator) -> [TrackPoint] {
         precondition(activity != .stationary, "SyntheticActivities: stationary is not generated")
+        precondition(style.noiseScale >= 0, "SyntheticActivities: noiseScale must be ≥ 0, got \(style.noiseScale)")
         // Cruise speed m/s, its wobble, stop rate per second, stop duration s, max accel m/s², turn rate per s.
         var cruise: Double, wobble: Double, stopRate: Double, stopRange: ClosedRange<Double>
         var maxAccel: Double, turnRate: Double, meander: Double
@@ -51,13 +75,17 @@ public enum SyntheticActivities {
             }
             wobble = 0.5; turnRate = 1.0 / 120; meander = 0.01
         }
+        if style.straight { turnRate = 0; meander = 0 }
         let dt = samplingIntervals[rng.int(in: 0...(samplingIntervals.count - 1))]
         let duration = rng.uniform(600, 1500)
-        let sigma = rng.uniform(1.5, 8), phi = rng.bernoulli(0.5) ? 0.95 : 0.99
+        let sigma = rng.uniform(1.5, 8) * style.noiseScale, phi = rng.bernoulli(0.5) ? 0.95 : 0.99
         let innovation = sigma * (1 - phi * phi).squareRoot()
         var noiseE = rng.gaussian() * sigma, noiseN = rng.gaussian() * sigma
         var east = 0.0, north = 0.0, heading = rng.uniform(0, 2 * .pi)
         var v = cruise, target = cruise, stopLeft = 0.0
+        // Interval state: metres left in the current repeat, seconds left in its recovery.
+        let easy = cruise
+        var repLeft = 0.0, recoveryLeft = style.intervals ? rng.uniform(60, 240) : 0.0
         let lat0 = rng.uniform(-50, 60), lon0 = rng.uniform(-120, 140)
         let metresPerDegree = 111_320.0
         var points: [TrackPoint] = []
@@ -70,6 +98,18 @@ public enum SyntheticActivities {
             }
             noiseE = phi * noiseE + innovation * rng.gaussian()
             noiseN = phi * noiseN + innovation * rng.gaussian()
+            if style.intervals {
+                if repLeft > 0 {
+                    repLeft -= v
+                    if repLeft <= 0 { recoveryLeft = rng.uniform(60, 180); cruise = 0.6 * easy; target = cruise }
+                } else if recoveryLeft > 0 {
+                    recoveryLeft -= 1
+                    if recoveryLeft <= 0 {
+                        repLeft = rng.uniform(150, 1000)
+                        cruise = min(9.5, easy * rng.uniform(1.25, 1.8)); target = cruise
+                    }
+                }
+            }
             if stopLeft > 0 {
                 stopLeft -= 1
                 target = stopLeft > 0 ? 0 : cruise * (1 + wobble * rng.gaussian())

@@ -29,6 +29,7 @@ extension Track {
         let rule = vehicleSpeedRule(windowed: windowed, configuration: configuration)
         let evidence = { (window: ClosedRange<Int>) -> Bool in
             Track.hasVehicleEvidence(window, time: { points[$0].time }, windowed: { windowed[$0] },
+                                     chordSpeed: { Track.speed(points[$0], points[$1]) },
                                      speed: configuration.vehicleSpeed, minDuration: configuration.vehicleClassifierMinFast)
         }
         var result: [ActivitySegment] = []
@@ -140,20 +141,32 @@ extension Track {
                               latitude2: q.latitude, longitude2: q.longitude) / (q.time - p.time)
     }
 
-    /// Whether a classifier window [a, e] shows a vehicle's speed (record 0130): somewhere among
-    /// its segments a+1…e the windowed speed stays above `speed` (m/s) for at least
-    /// `minDuration` seconds (0: at one segment). `time(i)` and `windowed(i)` are fix i's time
-    /// and the windowed speed of the segment ending at it.
+    /// Whether a classifier window [a, e] shows a vehicle's speed (records 0130, 0131): somewhere
+    /// among its segments a+1…e the windowed speed stays above `speed` (m/s) for at least
+    /// `minDuration` seconds (0: at one segment), and the straight line from the fix where that
+    /// stretch starts to the fix where it ends is covered faster than `speed` too (`chordSpeed`;
+    /// by default not checked): a GPS jump or drift lifts the windowed speed for as long as it lies
+    /// inside the window, but the fixes around it are where the runner really was.
+    /// `time(i)` and `windowed(i)` are fix i's time and the windowed speed of the segment ending
+    /// at it; `chordSpeed(i, j)` the straight-line speed from fix i to fix j > i in m/s.
     static func hasVehicleEvidence(_ window: ClosedRange<Int>, time: (Int) -> EpochSeconds, windowed: (Int) -> Double,
+                                   chordSpeed: (Int, Int) -> Double = { _, _ in .infinity },
                                    speed: Double, minDuration: Seconds) -> Bool {
         guard window.upperBound > window.lowerBound else { return false }
-        var start: EpochSeconds?
-        for s in (window.lowerBound + 1)...window.upperBound {
-            guard windowed(s) > speed else { start = nil; continue }
-            let from = start ?? time(s - 1)
-            start = from
-            if time(s) - from >= minDuration { return true }
+        // A stretch of fixes from...to whose segments are all fast.
+        func holds(_ from: Int, _ to: Int) -> Bool {
+            time(to) - time(from) >= minDuration && chordSpeed(from, to) > speed
         }
+        var start: Int?
+        for s in (window.lowerBound + 1)...window.upperBound {
+            if windowed(s) > speed {
+                if start == nil { start = s - 1 }
+            } else if let from = start {
+                if holds(from, s - 1) { return true }
+                start = nil
+            }
+        }
+        if let from = start, holds(from, window.upperBound) { return true }
         return false
     }
 }

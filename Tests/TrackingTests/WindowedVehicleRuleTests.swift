@@ -151,6 +151,65 @@ struct WindowedVehicleRuleTests {
         #expect(check(4) && !check(5))
     }
 
+    @Test("a fast stretch is evidence only when the fixes at its ends are that far apart (record 0131)")
+    func evidenceChord() {
+        let times = (0...30).map { Double($0) }
+        let windowed = (0...30).map { $0 >= 5 && $0 <= 28 ? 8.0 : 3.0 }   // segments 5…28: fixes 4…28, 24 s
+        func check(_ chord: (Int, Int) -> Double) -> Bool {
+            Track.hasVehicleEvidence(0...30, time: { times[$0] }, windowed: { windowed[$0] }, chordSpeed: chord,
+                                     speed: 7, minDuration: 20)
+        }
+        #expect(check { _, _ in .infinity })
+        // A jump in the middle: the fixes around it are 3 m/s apart, whatever the window saw.
+        #expect(!check { _, _ in 3 })
+        // A real drive: the straight line is covered at 8 m/s.
+        #expect(check { _, _ in 8 })
+        // The chord is asked once, over the whole stretch: fix 4 to fix 28.
+        var asked: [(Int, Int)] = []
+        _ = check { i, j in asked.append((i, j)); return 3 }
+        #expect(asked.count == 1 && asked[0] == (4, 28))
+        // On a real track: a 30 s drive at 12 m/s inside a run is evidence; fixes drifting 300 m
+        // off and back over 30 s are not, though their windowed speeds are as high.
+        var drive = TrackBuilder()
+        drive.run(speed: 3, seconds: 120, interval: 1); drive.run(speed: 12, seconds: 30, interval: 1); drive.run(speed: 3, seconds: 120, interval: 1)
+        var jump = TrackBuilder()
+        jump.run(speed: 3, seconds: 270, interval: 1)
+        for i in 121...150 { jump.points[i].latitude += Double(i <= 135 ? i - 120 : 150 - i) * 20 / 111_195 }
+        for (builder, expected) in [(drive, true), (jump, false)] {
+            let t = builder.track
+            let w = t.windowedSpeeds(halfWidth: MetricsConfiguration.default.vehicleWindowHalfWidth)
+            #expect(w.contains { $0 > 7 })
+            #expect(Track.hasVehicleEvidence(0...(t.points.count - 1), time: { t.points[$0].time }, windowed: { w[$0] },
+                                             chordSpeed: { Track.speed(t.points[$0], t.points[$1]) },
+                                             speed: 7, minDuration: 20) == expected)
+        }
+    }
+
+    @Test("with evidence a window is vehicle from the threshold on, even when another class is likelier (record 0131)")
+    func vehicleThreshold() {
+        var classifier = ActivityClassifier.default
+        var rng = SeededGenerator(seed: 7)
+        var checked = 0
+        for activity in [ActivityClass.vehicle, .cycle, .run] {
+            for _ in 0..<6 {
+                let points = SyntheticActivities.track(activity, rng: &rng)
+                guard points.count > 10 else { continue }
+                let windows = classifier.windowing.windows(points, from: 0, through: points.count - 1)
+                let features = windows.map { SegmentFeatures(points: points[$0]) }
+                for (f, v) in zip(features, ActivityClassifier.vectors(features)) where f.netSpeed >= classifier.windowing.stationarySpeed {
+                    let p = classifier.forest.probabilities(v)[ActivityClass.moving.firstIndex(of: .vehicle)!]
+                    for threshold in [0.2, 0.35, 0.5, 0.8] {
+                        classifier.vehicleThreshold = threshold
+                        #expect((classifier.classify(f, vector: v).activity == .vehicle) == (p >= threshold))
+                        #expect(classifier.classify(f, vector: v, vehicleEvidence: false).activity != .vehicle)
+                    }
+                    if p > 0 && p < 0.5 { checked += 1 }
+                }
+            }
+        }
+        #expect(checked > 0, "no window between the thresholds")
+    }
+
     @Test("without evidence a window the forest calls vehicle takes the forest's next class")
     func classifyWithoutEvidence() {
         let classifier = ActivityClassifier.default
