@@ -44,8 +44,9 @@ public struct LiveRaceTracker: RaceDistanceTracker {
     public private(set) var distance: Meters = 0
 
     public init(configuration: MetricsConfiguration = .default) {
-        // Races need distance and time only: no best efforts to keep.
-        live = LiveTracker(configuration: configuration, effortDistances: [])
+        // Races need distance and time only: no best efforts to keep. A snapshot follows every
+        // batch, so the optimistic tail (record 0160) keeps it O(1) while nothing is a vehicle.
+        live = LiveTracker(configuration: configuration, effortDistances: [], optimisticTail: true)
     }
 
     public mutating func append(_ new: [TrackPoint]) {
