@@ -25,7 +25,7 @@ enum TrackFiles {
         return names.filter { n in
             let l = n.lowercased()
             return extensions.contains { l.hasSuffix($0) || l.hasSuffix($0 + ".gz") }
-        }.sorted().map { path + "/" + $0 }
+        }.sorted().map { (path.hasSuffix("/") ? String(path.dropLast()) : path) + "/" + $0 }
     }
 }
 

@@ -26,6 +26,11 @@ public struct LiveMetrics: Sendable, Equatable {
     public var calories: Double?
     /// Time-weighted mean heart rate in bpm (as `RunMetrics.averageHeartRate`).
     public var averageHeartRate: Double?
+    /// Highest heart rate in bpm, mean and highest cadence in steps per minute (as
+    /// `RunMetrics.maxHeartRate`, `averageCadence`, `maxCadence`, record 0115).
+    public var maxHeartRate: Double?
+    public var averageCadence: Double?
+    public var maxCadence: Double?
     /// Fastest elapsed time in seconds over each tracked distance in metres that the run has
     /// covered (as `DistanceProfile.fastestDuration(covering:)`).
     public var bestEfforts: [Meters: Seconds] = [:]
@@ -41,6 +46,7 @@ public struct LiveMetrics: Sendable, Equatable {
         moving = m.moving; elevationGain = m.elevationGain; elevationLoss = m.elevationLoss
         averagePace = m.averagePace; movingPace = m.movingPace; splits = m.splits
         calories = m.calories; averageHeartRate = m.averageHeartRate
+        maxHeartRate = m.maxHeartRate; averageCadence = m.averageCadence; maxCadence = m.maxCadence
         for d in effortDistances {
             if let t = m.profile.fastestDuration(covering: d) { bestEfforts[d] = t }
         }
@@ -63,6 +69,9 @@ public struct LiveMetrics: Sendable, Equatable {
         if let weightKg { calories = configuration.runningCostKcalPerKgKm * weightKg * distance / 1000 }
         averageHeartRate = t.hrSeconds > 0 ? t.hrWeighted / t.hrSeconds
             : t.hrCount > 0 ? t.hrSum / Double(t.hrCount) : nil
+        maxHeartRate = t.maxHeartRate
+        averageCadence = t.cadenceSeconds > 0 ? t.cadenceWeighted / t.cadenceSeconds : nil
+        maxCadence = t.maxCadence
         for e in t.efforts where e.best.isFinite { bestEfforts[e.length] = e.best }
         profileCount = t.profileCount
     }

@@ -30,6 +30,10 @@ struct LiveTotals: Sendable {
     var moving: Seconds = 0
     /// Heart rate: time-weighted sum (bpm·s) and its seconds; plain sum and count of samples.
     var hrWeighted = 0.0, hrSeconds = 0.0, hrSum = 0.0, hrCount = 0
+    /// Cadence over moving segments with a positive cadence at both ends: time-weighted sum
+    /// (spm·s) and its seconds (record 0115); highest heart rate and cadence of the run's fixes.
+    var cadenceWeighted = 0.0, cadenceSeconds = 0.0
+    var maxHeartRate: Double?, maxCadence: Double?
     var elevation: ElevationHysteresis
     var splits: LiveSplits
     var efforts: [LiveBestEffort]
@@ -47,6 +51,7 @@ struct LiveTotals: Sendable {
         splits = LiveSplits(length: configuration.splitLength)
         efforts = effortDistances.map(LiveBestEffort.init(length:))
         if let h = p.heartRate { hrSum += h; hrCount += 1 }
+        noteMaxima(p)
         elevation.add(p.elevation)
         storage.append(time: p.time, distance: 0, moving: false)
         profileCount = 1
@@ -103,12 +108,24 @@ struct LiveTotals: Sendable {
         if !vehicle && (isMoving || !configuration.distanceOnlyWhileMoving) { distance += step }
         if let h0 = q.heartRate, let h1 = p.heartRate { hrWeighted += (h0 + h1) / 2 * dt; hrSeconds += dt }
         if let h = p.heartRate { hrSum += h; hrCount += 1 }
+        if isMoving, let c0 = q.cadence, let c1 = p.cadence, c0 > 0, c1 > 0 {
+            cadenceWeighted += (c0 + c1) / 2 * dt; cadenceSeconds += dt
+        }
+        noteMaxima(p)
         elevation.add(p.elevation)
         storage.append(time: p.time, distance: distance, moving: isMoving)
         profileCount += 1
         splits.add(from: d0, to: distance, seconds: dt, moving: isMoving, storage: &storage)
         for e in efforts.indices { efforts[e].advance(storage) }
         added = p
+    }
+}
+
+extension LiveTotals {
+    /// The highest heart rate and cadence so far, as `RunMetrics` takes them.
+    fileprivate mutating func noteMaxima(_ p: TrackPoint) {
+        if let h = p.heartRate { maxHeartRate = max(maxHeartRate ?? h, h) }
+        if let c = p.cadence { maxCadence = max(maxCadence ?? c, c) }
     }
 }
 

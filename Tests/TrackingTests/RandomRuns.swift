@@ -4,7 +4,8 @@ import Tracking
 /// Seeded random raw tracks for the live-vs-batch property tests: running, walking, pauses with
 /// standing jitter, car and bus legs (fast stretches for the speed rule, stop-and-go for the
 /// classifier), dropouts longer than a window gap, and recording faults (duplicate and
-/// out-of-order times, spikes, invalid fixes), with elevation and heart rate sometimes missing.
+/// out-of-order times, spikes, invalid fixes), with elevation and heart rate (and cadence with
+/// it) sometimes missing.
 enum RandomRuns {
     static func track(seed: UInt64, minutes: Double, interval fixedInterval: Double? = nil) -> [TrackPoint] {
         var rng = SeededGenerator(seed: seed)
@@ -62,6 +63,10 @@ enum RandomRuns {
                 var fix = TrackPoint(time: t, latitude: lat + rng.gaussian(mean: 0, sd: j), longitude: lon + rng.gaussian(mean: 0, sd: j),
                                      elevation: hasElevation && !rng.bernoulli(0.02) ? height + rng.gaussian(mean: 0, sd: 2) : nil,
                                      heartRate: hasHeartRate && !rng.bernoulli(0.05) ? hr : nil)
+                // Cadence with the heart rate (no draw, so the tracks are what they were): 0
+                // while standing, as watches log it.
+                let speed = leg.speed(s)
+                fix.cadence = hasHeartRate ? (speed < 0.5 ? 0 : 150 + 8 * speed) : nil
                 switch rng.uniform() {
                 case ..<0.01: fix.time = t - rng.uniform(0, 10)                  // out of order
                 case ..<0.02: fix.time = points.last?.time ?? t                  // duplicate time
