@@ -70,8 +70,8 @@ public struct ActivityClassifier: Sendable {
     }
 
     /// Labelled training inputs from one track of known `activity` (times increasing): the
-    /// vectors of the windows the speed rule leaves to the classifier, context across its
-    /// stretches; stationary windows left out (the rule decides them).
+    /// vectors of the windows the speed rule leaves to the classifier, each part's context taken
+    /// within that part as `segments` does; stationary windows left out (the rule decides them).
     public static func trainingExamples(_ points: [TrackPoint], activity: ActivityClass,
                                         windowing: Windowing = Windowing()) -> [(values: [Double], activity: ActivityClass)] {
         guard points.count >= 2 else { return [] }
@@ -120,14 +120,13 @@ public struct ActivityClassifier: Sendable {
     /// window may.
     public func segments(_ points: [TrackPoint], from lo: Int, through hi: Int,
                          vehicleEvidence: (ClosedRange<Int>) -> Bool = { _ in true },
-                         vehicleBefore: Bool = false, vehicleAfter: Bool = false,
-                         precomputed: (windows: [ClosedRange<Int>], features: [SegmentFeatures], vectors: [[Double]])? = nil) -> [ActivitySegment] {
+                         vehicleBefore: Bool = false, vehicleAfter: Bool = false) -> [ActivitySegment] {
         guard hi > lo else { return [] }
         var labels = [ActivityClass?](repeating: nil, count: hi - lo + 1)
         var confidence = [Double](repeating: 1, count: hi - lo + 1)
-        let windows = precomputed?.windows ?? windowing.windows(points, from: lo, through: hi)
-        let features = precomputed?.features ?? windows.map { SegmentFeatures(points: points[$0]) }
-        let vectors = precomputed?.vectors ?? Self.vectors(features)
+        let windows = windowing.windows(points, from: lo, through: hi)
+        let features = windows.map { SegmentFeatures(points: points[$0]) }
+        let vectors = Self.vectors(features)
         // A window may be `vehicle` when it or a window of its context shows a vehicle's speed
         // (record 0130): a bus at a stop next to its fast stretch stays a bus.
         // The speed rule's vehicle stretch next to the part counts as a window with evidence.

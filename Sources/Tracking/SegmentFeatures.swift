@@ -113,15 +113,9 @@ public struct SegmentFeatures: Sendable, Equatable {
             if j <= i { j = i + 1 }
             while j < points.endIndex && points[j].time - points[i].time < span { j += 1 }
             guard j < points.endIndex else { break }
-            let a = points[i], b = points[j]
-            result.append(Geodesy.localDistance(latitude1: a.latitude, longitude1: a.longitude,
-                                                latitude2: b.latitude, longitude2: b.longitude) / (b.time - a.time))
+            result.append(Track.speed(points[i], points[j]))
         }
-        if result.isEmpty {
-            let a = points[points.startIndex], b = points[points.endIndex - 1]
-            result.append(Geodesy.localDistance(latitude1: a.latitude, longitude1: a.longitude,
-                                                latitude2: b.latitude, longitude2: b.longitude) / (b.time - a.time))
-        }
+        if result.isEmpty { result.append(Track.speed(points[points.startIndex], points[points.endIndex - 1])) }
         return result
     }
 

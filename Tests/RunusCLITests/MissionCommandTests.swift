@@ -25,11 +25,7 @@ struct MissionCommandTests {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    func run(_ arguments: [String]) -> (code: ExitCode, out: String, err: String) {
-        let output = CapturedOutput()
-        let code = RunusCLI.run(arguments: arguments, output: output)
-        return (code, output.stdout, output.stderr)
-    }
+    func run(_ arguments: [String]) -> (code: ExitCode, out: String, err: String) { runCLI(arguments) }
 
     @Test("kinds --json lists every kind with the parameters the validation uses, an example and its title")
     func kindsJSON() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import RunusCore
+@testable import RunusCLI
 
 /// A fresh directory under /tmp, removed by `cleanup()`.
 struct TemporaryDirectory {
@@ -18,4 +19,11 @@ struct TemporaryDirectory {
 
 func fileBytes(_ path: String) -> [UInt8]? {
     FileManager.default.contents(atPath: path).map { Array($0) }
+}
+
+/// Runs one `runus` command line in process: its exit code, stdout and stderr.
+func runCLI(_ arguments: [String]) -> (code: ExitCode, out: String, err: String) {
+    let output = CapturedOutput()
+    let code = RunusCLI.run(arguments: arguments, output: output)
+    return (code, output.stdout, output.stderr)
 }

@@ -25,11 +25,7 @@ struct TrackCommandTests {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    func run(_ arguments: [String]) -> (code: ExitCode, out: String, err: String) {
-        let output = CapturedOutput()
-        let code = RunusCLI.run(arguments: arguments, output: output)
-        return (code, output.stdout, output.stderr)
-    }
+    func run(_ arguments: [String]) -> (code: ExitCode, out: String, err: String) { runCLI(arguments) }
 
     @Test("--json writes the issue's keys: distance, times, pace, km and mile splits, best efforts, heart rate, cadence, segments")
     func jsonRecord() throws {
