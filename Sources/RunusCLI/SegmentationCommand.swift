@@ -8,12 +8,13 @@ import Tracking
 enum SegmentationCommand: Command {
     static let name = "segmentation-report"
     static let abstract = "Score the activity classifier on labelled real tracks, held out by person."
-    static let usage = "[--datasets DIR] [--folds N] [--per-sport N] [--seed N]"
+    static let usage = "[--datasets DIR] [--folds N] [--per-sport N] [--seed N] [--outcomes FILE]"
     static let parser = ArgumentParser(options: [
         .optional("datasets", "DIR", help: "Dataset folder (default: $RUNUS_DATASETS or ../shared/datasets)."),
         .value("folds", "N", default: "4", help: "Person folds for the held-out evaluation."),
         .value("per-sport", "N", default: "60", help: "Runner tracks read per runner and sport."),
         .value("seed", "N", default: "145", help: "Seed of the fold assignment and the track draw."),
+        .optional("outcomes", "FILE", help: "Also write one CSV row per held-out labelled track (who, source, truth, prediction) to FILE."),
     ])
 
     static func run(_ arguments: ParsedArguments, output: OutputSink) throws -> ExitCode {
@@ -22,11 +23,31 @@ enum SegmentationCommand: Command {
         let perSport = try arguments.int("per-sport", in: 1...10_000) ?? 60
         let seed = UInt64(try arguments.int("seed", in: 0...Int(Int32.max)) ?? 145)
         let tracks = try LabelledDataset.load(root: root, perSport: perSport, seed: seed, output: output)
-        report(tracks, folds: folds, seed: seed, output: output)
+        let heldOut = report(tracks, folds: folds, seed: seed, output: output)
+        if let path = arguments.string("outcomes") {
+            do {
+                try outcomesCSV(heldOut).write(toFile: path, atomically: true, encoding: .utf8)
+            } catch {
+                throw CLIError("--outcomes \(path): cannot write: \(error.localizedDescription)")
+            }
+        }
         return .success
     }
 
-    static func report(_ tracks: [LabelledTrack], folds: Int, seed: UInt64, output: OutputSink) {
+    /// Held-out outcomes as CSV, a header then one row per labelled track: person, source (GeoLife
+    /// segment or runner activity id), truth, predicted, vehicle_share (share of the path left out
+    /// as vehicle, 0–1) and windows (its ~2 min windows).
+    static func outcomesCSV(_ outcomes: [SegmentationEvaluation.Outcome]) -> String {
+        var csv = "person,source,truth,predicted,vehicle_share,windows\n"
+        for o in outcomes {
+            csv += "\(o.person),\(o.source),\(o.truth),\(o.predicted),\(String(format: "%.4f", o.vehicleShare)),\(o.scores.windows.total)\n"
+        }
+        return csv
+    }
+
+    /// Prints the report; returns the held-out outcomes.
+    @discardableResult
+    static func report(_ tracks: [LabelledTrack], folds: Int, seed: UInt64, output: OutputSink) -> [SegmentationEvaluation.Outcome] {
         var options = SegmentationEvaluation.Options()
         options.folds = folds
         options.seed = seed
@@ -49,6 +70,7 @@ enum SegmentationCommand: Command {
             SegmentationEvaluation.outcomes(tracks.indices.filter { $0 % 2 == half }.map { tracks[$0] }, classifier: classifier)
         }.flatMap { $0 }
         show(shipped, "Shipped classifier (trained on synthetic tracks only), scored on all real tracks", output: output)
+        return heldOut
     }
 
     static func show(_ outcomes: [SegmentationEvaluation.Outcome], _ title: String, output: OutputSink) {
@@ -111,7 +133,7 @@ enum LabelledDataset {
             let path = root + "/runners/tracks/\(c.runner)/\(c.id).csv.gz"
             do {
                 let track = try LabelledTrackParser.trackCSV(try gunzip(path))
-                tracks.append(LabelledTrack(person: c.runner, activity: c.activity, track: track))
+                tracks.append(LabelledTrack(person: c.runner, activity: c.activity, track: track, source: c.id))
             } catch let error as LabelledTrackError {
                 throw CLIError("\(path): \(error)")
             }

@@ -19,6 +19,9 @@ public struct ConfusionMatrix: Sendable, Equatable {
         return c
     }
 
+    /// Number of windows counted, ≥ 0.
+    public var total: Int { counts.reduce(0) { $0 + $1.reduce(0, +) } }
+
     /// Share of windows of true class `c` predicted as `c` in [0, 1]; nil without such windows.
     public func recall(_ c: ActivityClass) -> Double? {
         let row = counts[c.rawValue].reduce(0, +)

@@ -6,8 +6,10 @@ public struct LabelledTrack: Sendable {
     public let person: String
     public let activity: ActivityClass
     public let track: Track
-    public init(person: String, activity: ActivityClass, track: Track) {
-        self.person = person; self.activity = activity; self.track = track
+    /// Where it comes from, e.g. a GeoLife segment id or a runner's activity id ("" if unknown).
+    public let source: String
+    public init(person: String, activity: ActivityClass, track: Track, source: String = "") {
+        self.person = person; self.activity = activity; self.track = track; self.source = source
     }
 }
 
@@ -57,7 +59,8 @@ public enum LabelledTrackParser {
         var points: [TrackPoint] = []
         func flush() {
             if let activity, !points.isEmpty {
-                result.append(LabelledTrack(person: "geolife_" + person, activity: activity, track: Track(points: points)))
+                result.append(LabelledTrack(person: "geolife_" + person, activity: activity, track: Track(points: points),
+                                            source: String(currentSegment)))
             }
             points = []
         }

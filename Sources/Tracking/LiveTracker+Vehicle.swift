@@ -110,14 +110,15 @@ struct LiveVehicleStage: Sendable {
         let h = configuration.vehicleWindowHalfWidth
         while windowStart + 1 <= s - 1 && fix(s - 1).time - fix(windowStart + 1).time >= h { windowStart += 1 }
         let step = LiveStep(point: fix(s), distance: lengths[s - base], windowedSpeed: Track.chordSpeed(fix(windowStart), fix(b)))
-        decide(step, into: &sink)
+        decide(step, dropout: Track.isVehicleDropout(fix(s - 1), fix(s), configuration: configuration), into: &sink)
     }
 
-    /// The speed rule on the next segment (`Track.vehicleSpeedRule`).
-    private mutating func decide<S: LiveSegmentSink>(_ step: LiveStep, into sink: inout S) {
+    /// The speed rule on the next segment (`Track.vehicleSpeedRule`); `dropout`: the segment is a
+    /// dropout a vehicle crossed (`Track.isVehicleDropout`).
+    private mutating func decide<S: LiveSegmentSink>(_ step: LiveStep, dropout: Bool, into sink: inout S) {
         let before = lastTime, time = step.point.time
         lastTime = time
-        if step.windowedSpeed > configuration.vehicleSpeed {
+        if step.windowedSpeed > configuration.vehicleSpeed || dropout {
             if runConfirmed { parts.accept(step, flagged: true, into: &sink); return }
             let start = runStart ?? before
             runStart = start

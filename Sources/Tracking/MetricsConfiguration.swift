@@ -45,6 +45,14 @@ public struct MetricsConfiguration: Sendable {
     /// Vehicle rule: two vehicle stretches less than this many seconds apart are one, the slower
     /// time between them included, ≥ 0 (default 30: traffic lights; record 0130).
     public var vehicleGapTolerance: Seconds
+    /// Vehicle rule: a dropout (no fix for longer than `vehicleDropoutDuration`) crossed in a
+    /// straight line at this speed or faster, m/s, is a vehicle (default 3.0: no walker, and no
+    /// runner of the real data, crosses a dropout that fast, but subways and buses do; record
+    /// 0132). `.infinity` turns it off.
+    public var vehicleDropoutSpeed: Double
+    /// Vehicle rule: seconds without a fix that make a dropout, > 0 (default 300, the classifier
+    /// windows' `maxGap`: shorter steps are judged inside a window; record 0132).
+    public var vehicleDropoutDuration: Seconds
     /// Whether the activity classifier (record 0144) flags vehicle parts besides the speed
     /// rule (default true).
     public var classifyActivities: Bool
@@ -61,7 +69,8 @@ public struct MetricsConfiguration: Sendable {
                 pauseWindowHalfWidth: Seconds = 5, jitterRadius: Meters = 5, distanceOnlyWhileMoving: Bool = false,
                 elevationThreshold: Meters = 5, runningCostKcalPerKgKm: Double = 1.0,
                 splitLength: Meters = 1000, vehicleSpeed: Double = 7.0, vehicleWindowHalfWidth: Seconds = 5,
-                vehicleMinDuration: Seconds = 60, vehicleGapTolerance: Seconds = 30, classifyActivities: Bool = true,
+                vehicleMinDuration: Seconds = 60, vehicleGapTolerance: Seconds = 30,
+                vehicleDropoutSpeed: Double = 3.0, vehicleDropoutDuration: Seconds = 300, classifyActivities: Bool = true,
                 vehicleClassifierMinDuration: Seconds = 360, vehicleClassifierMinFast: Seconds = 20) {
         precondition(maxSpeed > 0 && pauseSpeed >= 0 && resumeSpeed >= pauseSpeed,
                      "MetricsConfiguration: need maxSpeed > 0 and 0 <= pauseSpeed <= resumeSpeed")
@@ -87,6 +96,10 @@ public struct MetricsConfiguration: Sendable {
         self.vehicleWindowHalfWidth = vehicleWindowHalfWidth
         self.vehicleMinDuration = vehicleMinDuration
         self.vehicleGapTolerance = vehicleGapTolerance
+        precondition(vehicleDropoutSpeed > 0 && vehicleDropoutDuration > 0,
+                     "MetricsConfiguration: vehicleDropoutSpeed and vehicleDropoutDuration must be > 0, got \(vehicleDropoutSpeed) and \(vehicleDropoutDuration)")
+        self.vehicleDropoutSpeed = vehicleDropoutSpeed
+        self.vehicleDropoutDuration = vehicleDropoutDuration
         self.classifyActivities = classifyActivities
         self.vehicleClassifierMinDuration = vehicleClassifierMinDuration
         self.vehicleClassifierMinFast = vehicleClassifierMinFast

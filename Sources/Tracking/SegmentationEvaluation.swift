@@ -60,9 +60,10 @@ public enum SegmentationEvaluation {
     }
 
     /// Confusion matrices at two levels: per window, and per labelled segment (one labelled
-    /// track: GeoLife segment or runner activity), whose prediction is the moving class that
-    /// covers most of its distance (stationary only when no window moves): what decides how
-    /// much of it a run record would count.
+    /// track: GeoLife segment or runner activity), whose prediction is the moving class whose
+    /// steps cover most of its distance, each step counted with its own label, dropouts between
+    /// windows included (stationary only when no step has a moving label): what decides how much
+    /// of it a run record would count.
     public struct Scores: Sendable {
         public var windows = ConfusionMatrix()
         public var segments = ConfusionMatrix()
@@ -86,6 +87,8 @@ public enum SegmentationEvaluation {
     /// How one labelled track was labelled: its segment-level prediction and window counts.
     public struct Outcome: Sendable {
         public let person: String
+        /// The labelled track's `source`.
+        public let source: String
         public let truth: ActivityClass
         /// The segment-level prediction (see `Scores`).
         public let predicted: ActivityClass
@@ -109,29 +112,26 @@ public enum SegmentationEvaluation {
             for s in cleaned.activitySegments(configuration: configuration, classifier: classifier) {
                 for i in s.range { label[i] = s.activity }
             }
+            // Each step's distance counts for its own label, dropouts outside every window
+            // included: what a run record keeps or leaves out (records 0145, 0151).
             var trackVotes = [Double](repeating: 0, count: ActivityClass.allCases.count)
-            var vehiclePath = 0.0, totalPath = 0.0
+            for i in 1..<n {
+                let a = cleaned.points[i - 1], b = cleaned.points[i]
+                trackVotes[label[i].rawValue] += Geodesy.localDistance(latitude1: a.latitude, longitude1: a.longitude,
+                                                                       latitude2: b.latitude, longitude2: b.longitude)
+            }
             for w in classifier.windowing.windows(cleaned.points, from: 0, through: n - 1) {
                 var votes = [Int](repeating: 0, count: ActivityClass.allCases.count)
                 for i in (w.lowerBound + 1)...w.upperBound { votes[label[i].rawValue] += 1 }
                 let predicted = ActivityClass(rawValue: votes.indices.max { votes[$0] < votes[$1] }!)!
                 scores.windows.add(truth: labelled.activity, predicted: predicted)
-                var path: Meters = 0
-                for i in (w.lowerBound + 1)...w.upperBound {
-                    let a = cleaned.points[i - 1], b = cleaned.points[i]
-                    let d = Geodesy.localDistance(latitude1: a.latitude, longitude1: a.longitude,
-                                                  latitude2: b.latitude, longitude2: b.longitude)
-                    path += d
-                    if label[i] == .vehicle { vehiclePath += d }
-                }
-                totalPath += path
-                trackVotes[predicted.rawValue] += path
             }
+            let totalPath = trackVotes.reduce(0, +), vehiclePath = trackVotes[ActivityClass.vehicle.rawValue]
             let moving = trackVotes.indices.dropFirst()
             let best = moving.max { trackVotes[$0] < trackVotes[$1] || (trackVotes[$0] == trackVotes[$1] && $0 > $1) }!
             let predicted = trackVotes[best] > 0 ? ActivityClass(rawValue: best)! : .stationary
             scores.segments.add(truth: labelled.activity, predicted: predicted)
-            result.append(Outcome(person: labelled.person, truth: labelled.activity, predicted: predicted, scores: scores,
+            result.append(Outcome(person: labelled.person, source: labelled.source, truth: labelled.activity, predicted: predicted, scores: scores,
                                   vehicleShare: totalPath > 0 ? vehiclePath / totalPath : 0))
         }
         return result

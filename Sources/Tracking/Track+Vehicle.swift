@@ -90,7 +90,7 @@ extension Track {
 
     /// The sustained-speed rule (records 0106, 0130): element i is true when the segment ending
     /// at point i belongs to a stretch whose windowed speed (`windowedSpeeds`) stays above
-    /// `configuration.vehicleSpeed` for at least `configuration.vehicleMinDuration` seconds, or
+    /// `configuration.vehicleSpeed` (or that is a dropout a vehicle crossed, record 0132) for at least `configuration.vehicleMinDuration` seconds, or
     /// lies between two such stretches less than `configuration.vehicleGapTolerance` seconds
     /// apart (traffic lights). Element 0 is always false. Times must increase.
     public func vehicleSpeedRule(configuration: MetricsConfiguration = .default) -> [Bool] {
@@ -101,11 +101,14 @@ extension Track {
         let n = points.count
         var vehicle = [Bool](repeating: false, count: n)
         var lastEnd: Int?          // last segment of the last vehicle stretch
+        func fast(_ s: Int) -> Bool {
+            w[s] > configuration.vehicleSpeed || Track.isVehicleDropout(points[s - 1], points[s], configuration: configuration)
+        }
         var i = 1
         while i < n {
-            guard w[i] > configuration.vehicleSpeed else { i += 1; continue }
+            guard fast(i) else { i += 1; continue }
             var j = i
-            while j + 1 < n && w[j + 1] > configuration.vehicleSpeed { j += 1 }
+            while j + 1 < n && fast(j + 1) { j += 1 }
             if points[j].time - points[i - 1].time >= configuration.vehicleMinDuration {
                 var from = i
                 if let e = lastEnd, points[i - 1].time - points[e].time < configuration.vehicleGapTolerance { from = e + 1 }
@@ -115,6 +118,16 @@ extension Track {
             i = j + 1
         }
         return vehicle
+    }
+
+    /// Whether the step from `p` to `q` is a dropout a vehicle crossed (record 0132): no fix for
+    /// longer than `configuration.vehicleDropoutDuration` seconds, and the straight line covered
+    /// at `configuration.vehicleDropoutSpeed` or faster. Its windowed speed is about the same
+    /// straight line over the same time, so the sustained-speed rule judges it at the vehicle
+    /// speed; a dropout is no GPS noise, so the slower dropout speed is enough.
+    @inline(__always)
+    static func isVehicleDropout(_ p: TrackPoint, _ q: TrackPoint, configuration: MetricsConfiguration) -> Bool {
+        q.time - p.time > configuration.vehicleDropoutDuration && chordSpeed(p, q) >= configuration.vehicleDropoutSpeed
     }
 
     /// The windowed speed of every segment in m/s, ≥ 0 (record 0130; element 0 is 0): the
