@@ -44,11 +44,13 @@ struct LivePartStage: Sendable {
     private var windowCount: Int { windowsBase + windows.count }
     /// Windows whose label is known (they are numbered 0..<labelled).
     private var labelled = 0
-    private var firstLabel: ActivityClass?
-    /// Next segment to label, the window number that holds it, and the label before it.
+    /// Whether the part's first window is labelled `vehicle`.
+    private var firstLabel: Bool?
+    /// Next segment to label, the window number that holds it, and whether the label before
+    /// it is `vehicle`.
     private var frontier = 0
     private var cursor = 0
-    private var previousLabel: ActivityClass?
+    private var previousLabel: Bool?
     /// A classifier `vehicle` stretch from this segment on, not yet decided.
     private var runFrom: Int?
     private var runStartTime: EpochSeconds = 0
@@ -61,12 +63,18 @@ struct LivePartStage: Sendable {
     /// Fixes that went into window features, for the work count.
     private(set) var work = 0
 
+    /// Only whether a label is `vehicle` matters here (`decide`), and without vehicle evidence
+    /// within `ActivityClassifier.evidenceWindows` `classify` never says `vehicle` (record 0131):
+    /// so a window's features are computed, and the forest run, only when the evidence of its
+    /// neighbourhood lets it be `vehicle` (record 0161).
     private struct Window: Sendable {
         var lower: Int, upper: Int
-        var features: SegmentFeatures
+        /// Computed when a window within `wideContextWindows` needs the forest.
+        var features: SegmentFeatures?
         /// May be `vehicle` (`Track.hasVehicleEvidence`).
         var evidence: Bool
-        var label: ActivityClass?
+        /// Whether its label is `vehicle`, once known.
+        var vehicle: Bool?
     }
 
     init(classifier: ActivityClassifier?, minVehicleDuration: Seconds, vehicleSpeed: Double, minFast: Seconds) {
@@ -172,8 +180,17 @@ struct LivePartStage: Sendable {
         let evidence = Track.hasVehicleEvidence(a...e, time: { points[$0 - base].time }, windowed: { windowed[$0 - base] },
                                                 chordSpeed: { Track.speed(points[$0 - base], points[$1 - base]) },
                                                 speed: vehicleSpeed, minDuration: minFast)
-        windows.append(Window(lower: a, upper: e, features: SegmentFeatures(points: points[(a - base)...(e - base)]),
-                              evidence: evidence))
+        windows.append(Window(lower: a, upper: e, features: nil, evidence: evidence))
+    }
+
+    /// The features of window `j` (computed once, from the same fixes as batch's).
+    private mutating func features(_ j: Int) -> SegmentFeatures {
+        if let f = windows[j - windowsBase].features { return f }
+        let w = windows[j - windowsBase]
+        work += w.upper - w.lower + 1
+        let f = SegmentFeatures(points: points[(w.lower - base)...(w.upper - base)])
+        windows[j - windowsBase].features = f
+        return f
     }
 
     /// Labels windows whose context is complete (or all, once the part is closed).
@@ -182,14 +199,17 @@ struct LivePartStage: Sendable {
         let context = ActivityClassifier.evidenceWindows, wide = ActivityClassifier.wideContextWindows
         while labelled < windowCount && (closed || windowCount > labelled + wide) {
             let k = labelled
-            let lo = max(0, k - wide), hi = min(windowCount - 1, k + wide)
-            let near = (lo...hi).map { windows[$0 - windowsBase].features }
-            let vector = ActivityClassifier.vector(at: k - lo, in: near)
             // A rule vehicle part before or after this part counts as a window with evidence.
             let evidence = (max(0, k - context)...min(windowCount - 1, k + context)).contains { windows[$0 - windowsBase].evidence }
                 || (partAfterVehicle && k < context) || (closedByVehicle && k >= windowCount - context)
-            let label = classifier.classify(windows[k - windowsBase].features, vector: vector, vehicleEvidence: evidence).activity
-            windows[k - windowsBase].label = label
+            var label = false   // without evidence, `classify` gives a foot, cycle or stationary label
+            if evidence {
+                let lo = max(0, k - wide), hi = min(windowCount - 1, k + wide)
+                let near = (lo...hi).map { features($0) }
+                let vector = ActivityClassifier.vector(at: k - lo, in: near)
+                label = classifier.classify(near[k - lo], vector: vector, vehicleEvidence: true).activity == .vehicle
+            }
+            windows[k - windowsBase].vehicle = label
             if k == 0 { firstLabel = label }
             labelled += 1
         }
@@ -200,14 +220,14 @@ struct LivePartStage: Sendable {
     private mutating func labelSegments<S: LiveSegmentSink>(into sink: inout S) {
         while frontier <= last {
             let s = frontier
-            let label: ActivityClass
+            let label: Bool
             if time(s) - time(s - 1) > windowing.maxGap {
                 if let l = previousLabel ?? firstLabel { label = l }
-                else if closed && windowCount == 0 { label = .stationary }
+                else if closed && windowCount == 0 { label = false }   // stationary
                 else { return }
             } else {
                 while cursor < windowCount && windows[cursor - windowsBase].upper < s { cursor += 1 }
-                guard cursor < windowCount, let l = windows[cursor - windowsBase].label else { return }
+                guard cursor < windowCount, let l = windows[cursor - windowsBase].vehicle else { return }
                 label = l
             }
             previousLabel = label
@@ -218,8 +238,8 @@ struct LivePartStage: Sendable {
 
     /// A classifier `vehicle` stretch shorter than the minimum takes its neighbour's label,
     /// unless it is the whole part (Track.suppressShortVehicles).
-    private mutating func decide<S: LiveSegmentSink>(_ s: Int, _ label: ActivityClass, into sink: inout S) {
-        guard label == .vehicle else {
+    private mutating func decide<S: LiveSegmentSink>(_ s: Int, _ vehicle: Bool, into sink: inout S) {
+        guard vehicle else {
             if let from = runFrom {
                 if !runIsVehicle { for i in from..<s { emit(i, vehicle: false, into: &sink) } }
                 runFrom = nil
@@ -247,7 +267,12 @@ struct LivePartStage: Sendable {
     /// Drops fixes and windows nothing can need again (amortised O(1): only when half is dead).
     private mutating func trim() {
         var keep = min(last, emitted - 1)
-        if partOpen { keep = min(keep, windowStart, frontier - 1) }
+        if partOpen {
+            keep = min(keep, windowStart, frontier - 1)
+            // The fixes of windows whose features a later label may still need.
+            let oldest = max(labelled - ActivityClassifier.wideContextWindows, windowsBase)
+            if oldest < windowCount { keep = min(keep, windows[oldest - windowsBase].lower) }
+        }
         let dead = keep - base
         if dead > 256 && dead * 2 > points.count {
             points.removeFirst(dead); lengths.removeFirst(dead); windowed.removeFirst(dead); base = keep
