@@ -56,6 +56,7 @@ struct LiveOptimisticTail: Sendable {
         guard var stage = run, mark == decided.vehicleSegments, stage.committed == nil else { return nil }
         var probe = VehicleProbe()
         var vehicles = vehicles
+        vehicles.detach()
         stage.storage.borrow(decided.storage)
         for p in provisional {
             vehicles.append(p, into: &probe)

@@ -20,10 +20,8 @@ struct LivePartStage: Sendable {
     let vehicleSpeed: Double, minFast: Seconds
     private let windowing: ActivityClassifier.Windowing
 
-    /// Recent fixes and their segment lengths: global index i is at i − base.
-    private var points: [TrackPoint] = []
-    private var lengths: [Meters] = []
-    private var windowed: [Double] = []
+    /// Recent steps (fix, segment length, windowed speed): global index i is at i − base.
+    private var steps = LiveStepBuffer()
     private var base = 0
     /// Global index of the newest fix (−1 before the first).
     private var last = -1
@@ -88,14 +86,17 @@ struct LivePartStage: Sendable {
     /// Fixes received but not handed on.
     var undecided: Int { last + 1 - emitted }
 
-    private func time(_ i: Int) -> EpochSeconds { points[i - base].time }
+    private func time(_ i: Int) -> EpochSeconds { steps[i - base].point.time }
+    private func point(_ i: Int) -> TrackPoint { steps[i - base].point }
+
+    /// Makes this copy (a snapshot's) write what it adds apart from the steps it shares with the
+    /// tracker's stage, so that it never copies them (record 0161).
+    mutating func detach() { steps.detach() }
 
     /// The next fix, with whether the speed rule flagged its segment (decided for good).
     mutating func accept<S: LiveSegmentSink>(_ step: LiveStep, flagged: Bool, into sink: inout S) {
         if flagged && partOpen { closedByVehicle = true; closePart(into: &sink) }
-        points.append(step.point)
-        lengths.append(step.distance)
-        windowed.append(step.windowedSpeed)
+        steps.append(step)
         last += 1
         guard last > 0, !flagged, classifier != nil else {
             emit(last, vehicle: flagged, into: &sink)
@@ -117,7 +118,7 @@ struct LivePartStage: Sendable {
     /// The fixes received but not handed on, oldest first.
     func forEachUndecided(_ body: (LiveStep) -> Void) {
         for i in emitted..<(last + 1) {
-            body(LiveStep(point: points[i - base], distance: lengths[i - base], windowedSpeed: windowed[i - base]))
+            body(steps[i - base])
         }
     }
 
@@ -177,8 +178,8 @@ struct LivePartStage: Sendable {
 
     private mutating func addWindow(_ a: Int, _ e: Int) {
         work += e - a + 1
-        let evidence = Track.hasVehicleEvidence(a...e, time: { points[$0 - base].time }, windowed: { windowed[$0 - base] },
-                                                chordSpeed: { Track.speed(points[$0 - base], points[$1 - base]) },
+        let evidence = Track.hasVehicleEvidence(a...e, time: { time($0) }, windowed: { steps[$0 - base].windowedSpeed },
+                                                chordSpeed: { Track.speed(point($0), point($1)) },
                                                 speed: vehicleSpeed, minDuration: minFast)
         windows.append(Window(lower: a, upper: e, features: nil, evidence: evidence))
     }
@@ -188,7 +189,7 @@ struct LivePartStage: Sendable {
         if let f = windows[j - windowsBase].features { return f }
         let w = windows[j - windowsBase]
         work += w.upper - w.lower + 1
-        let f = SegmentFeatures(points: points[(w.lower - base)...(w.upper - base)])
+        let f = SegmentFeatures(points: ArraySlice((w.lower...w.upper).map(point)))
         windows[j - windowsBase].features = f
         return f
     }
@@ -259,7 +260,7 @@ struct LivePartStage: Sendable {
 
     private mutating func emit<S: LiveSegmentSink>(_ i: Int, vehicle: Bool, into sink: inout S) {
         precondition(i == emitted, "LivePartStage: segment \(i) handed on out of order (expected \(emitted))")
-        sink.accept(LiveStep(point: points[i - base], distance: lengths[i - base], windowedSpeed: windowed[i - base]),
+        sink.accept(steps[i - base],
                     vehicle: vehicle)
         emitted += 1
     }
@@ -274,12 +275,37 @@ struct LivePartStage: Sendable {
             if oldest < windowCount { keep = min(keep, windows[oldest - windowsBase].lower) }
         }
         let dead = keep - base
-        if dead > 256 && dead * 2 > points.count {
-            points.removeFirst(dead); lengths.removeFirst(dead); windowed.removeFirst(dead); base = keep
+        if dead > 256 && dead * 2 > steps.count && !steps.detached {
+            steps.removeFirst(dead); base = keep
         }
         let oldWindows = min(labelled - ActivityClassifier.wideContextWindows, cursor) - windowsBase
         if oldWindows > 32 && oldWindows * 2 > windows.count {
             windows.removeFirst(oldWindows); windowsBase += oldWindows
         }
     }
+}
+
+/// `LivePartStage`'s steps: one array, and, in a snapshot's copy (`detach()`), a second one for
+/// the steps the copy adds, so that the copy reads the tracker's array without writing to it
+/// (a write would copy the whole tail, the snapshot's largest cost before record 0161).
+struct LiveStepBuffer: Sendable {
+    private var rows: [LiveStep] = []
+    private var extra: [LiveStep] = []
+    /// Whether appends go to `extra` (a snapshot's copy); it then never drops steps.
+    private(set) var detached = false
+
+    var count: Int { rows.count + extra.count }
+
+    subscript(i: Int) -> LiveStep { i < rows.count ? rows[i] : extra[i - rows.count] }
+
+    mutating func append(_ step: LiveStep) {
+        if detached { extra.append(step) } else { rows.append(step) }
+    }
+
+    mutating func removeFirst(_ n: Int) {
+        precondition(!detached, "LiveStepBuffer: a detached copy drops no steps")
+        rows.removeFirst(n)
+    }
+
+    mutating func detach() { detached = true }
 }

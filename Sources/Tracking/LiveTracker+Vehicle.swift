@@ -65,10 +65,12 @@ struct LiveVehicleStage: Sendable {
 
     private func fix(_ i: Int) -> TrackPoint { fixes[i - base] }
 
-    mutating func append<S: LiveSegmentSink>(_ p: TrackPoint, into sink: inout S) {
+    /// Adds the next cleaned fix; `length`, when given, is `Geodesy.localDistance` from the
+    /// previous cleaned fix to it (the cleaner's, the same bits), else it is computed here.
+    mutating func append<S: LiveSegmentSink>(_ p: TrackPoint, length: Meters? = nil, into sink: inout S) {
         work += 1
-        let d = fixes.last.map { q in Geodesy.localDistance(latitude1: q.latitude, longitude1: q.longitude,
-                                                            latitude2: p.latitude, longitude2: p.longitude) } ?? 0
+        let d = fixes.last.map { q in length ?? Geodesy.localDistance(latitude1: q.latitude, longitude1: q.longitude,
+                                                                      latitude2: p.latitude, longitude2: p.longitude) } ?? 0
         fixes.append(p)
         lengths.append(d)
         lastLength = d
@@ -94,6 +96,9 @@ struct LiveVehicleStage: Sendable {
         for step in held { body(step) }
         for s in next..<max(next, count) { body(LiveStep(point: fix(s), distance: lengths[s - base], windowedSpeed: 0)) }
     }
+
+    /// Makes this copy (a snapshot's) add its steps apart from the tracker's (`LivePartStage.detach`).
+    mutating func detach() { parts.detach() }
 
     /// Decides everything held as if the track ended now.
     mutating func finish<S: LiveSegmentSink>(into sink: inout S) {
