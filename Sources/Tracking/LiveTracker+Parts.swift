@@ -229,6 +229,18 @@ struct LivePartStage: Sendable {
             } else {
                 while cursor < windowCount && windows[cursor - windowsBase].upper < s { cursor += 1 }
                 guard cursor < windowCount, let l = windows[cursor - windowsBase].vehicle else { return }
+                if !l && runFrom == nil && !S.readsSteps {
+                    // The window's segments from s on (no gap inside a window): foot, as `decide`
+                    // would hand them on one by one.
+                    let upper = min(last, windows[cursor - windowsBase].upper)
+                    previousLabel = false
+                    seenOther = true
+                    frontier = upper + 1
+                    precondition(s == emitted, "LivePartStage: segment \(s) handed on out of order (expected \(emitted))")
+                    sink.accept(count: upper - s + 1, vehicle: false)
+                    emitted = upper + 1
+                    continue
+                }
                 label = l
             }
             previousLabel = label

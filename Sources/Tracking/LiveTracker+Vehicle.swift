@@ -13,6 +13,18 @@ public struct LiveStep: Sendable, Equatable {
 /// fix): the flags `Track.vehicleSegments` gives the whole track, decided for good.
 protocol LiveSegmentSink {
     mutating func accept(_ step: LiveStep, vehicle: Bool)
+    /// Whether `accept` reads its step. A sink that only notes the flags (a snapshot's vehicle
+    /// probe) says false and takes runs of segments with one flag through `accept(count:vehicle:)`.
+    static var readsSteps: Bool { get }
+    /// The next `count` segments, all with the flag `vehicle` (only called when `readsSteps` is false).
+    mutating func accept(count: Int, vehicle: Bool)
+}
+
+extension LiveSegmentSink {
+    static var readsSteps: Bool { true }
+    mutating func accept(count: Int, vehicle: Bool) {
+        preconditionFailure("LiveSegmentSink: accept(count:vehicle:) on a sink that reads its steps")
+    }
 }
 
 /// The vehicle stage of `LiveTracker`: `Track.vehicleSegments` (records 0130, 0144) one cleaned
