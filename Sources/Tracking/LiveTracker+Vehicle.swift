@@ -152,10 +152,11 @@ struct LiveVehicleStage: Sendable {
             runStart = nil
             runConfirmed = false
         }
-        held.append(step)
-        if let end = lastVehicleEnd, time - end < configuration.vehicleGapTolerance { return }
+        if let end = lastVehicleEnd, time - end < configuration.vehicleGapTolerance { held.append(step); return }
         lastVehicleEnd = nil
+        // `held` then `step`, unflagged (the common case: nothing held, the step goes straight on).
         release(flagged: false, into: &sink)
+        parts.accept(step, flagged: false, into: &sink)
     }
 
     private mutating func release<S: LiveSegmentSink>(flagged: Bool, into sink: inout S) {
