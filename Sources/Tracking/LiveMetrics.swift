@@ -22,6 +22,8 @@ public struct LiveMetrics: Sendable, Equatable {
     public var movingPace: SecondsPerKm?
     /// Splits by moving time, the last one partial (as `RunMetrics.splits`).
     public var splits: [Split] = []
+    /// Per-mile splits by moving time, the last one partial (as `RunMetrics.mileSplits`).
+    public var mileSplits: [Split] = []
     /// Energy estimate in kcal (record 0104), when a body mass was given.
     public var calories: Double?
     /// Time-weighted mean heart rate in bpm (as `RunMetrics.averageHeartRate`).
@@ -44,7 +46,7 @@ public struct LiveMetrics: Sendable, Equatable {
     public init(_ m: RunMetrics, effortDistances: [Meters]) {
         startTime = m.startTime; endTime = m.endTime; distance = m.distance; elapsed = m.elapsed
         moving = m.moving; elevationGain = m.elevationGain; elevationLoss = m.elevationLoss
-        averagePace = m.averagePace; movingPace = m.movingPace; splits = m.splits
+        averagePace = m.averagePace; movingPace = m.movingPace; splits = m.splits; mileSplits = m.mileSplits
         calories = m.calories; averageHeartRate = m.averageHeartRate
         maxHeartRate = m.maxHeartRate; averageCadence = m.averageCadence; maxCadence = m.maxCadence
         for d in effortDistances {
@@ -64,6 +66,7 @@ public struct LiveMetrics: Sendable, Equatable {
         movingPace = Pace.secondsPerKm(distance: distance, duration: moving)
         splits = finished
         if let last = t.splits.last(total: t.distance) { splits.append(last) }
+        mileSplits = t.mileSplits.all(total: t.distance)
         elevationGain = t.elevation.gain
         elevationLoss = t.elevation.loss
         if let weightKg { calories = configuration.runningCostKcalPerKgKm * weightKg * distance / 1000 }

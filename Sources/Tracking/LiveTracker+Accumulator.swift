@@ -36,6 +36,9 @@ struct LiveTotals: Sendable {
     var maxHeartRate: Double?, maxCadence: Double?
     var elevation: ElevationHysteresis
     var splits: LiveSplits
+    /// Per-mile splits (`RunMetrics.mileSplits`); their finished splits are kept in it (a few
+    /// dozen at most), not in the storage.
+    var mileSplits: LiveSplits
     var efforts: [LiveBestEffort]
     /// Profile entries of the run.
     var profileCount = 0
@@ -49,6 +52,7 @@ struct LiveTotals: Sendable {
         pause.append(p)
         elevation = ElevationHysteresis(threshold: configuration.elevationThreshold)
         splits = LiveSplits(length: configuration.splitLength)
+        mileSplits = LiveSplits(length: RunMetrics.mile, keepsFinished: true)
         efforts = effortDistances.map(LiveBestEffort.init(length:))
         if let h = p.heartRate { hrSum += h; hrCount += 1 }
         noteMaxima(p)
@@ -116,6 +120,7 @@ struct LiveTotals: Sendable {
         storage.append(time: p.time, distance: distance, moving: isMoving)
         profileCount += 1
         splits.add(from: d0, to: distance, seconds: dt, moving: isMoving, storage: &storage)
+        mileSplits.add(from: d0, to: distance, seconds: dt, moving: isMoving, storage: &storage)
         for e in efforts.indices { efforts[e].advance(storage) }
         added = p
     }
@@ -149,8 +154,19 @@ struct LiveSplits: Sendable {
     private(set) var open: Seconds = 0
     /// Moving segments that reach past the current split's nominal end.
     private var beyond: [Term] = []
+    /// The finished splits, when kept here (nil: they go to the storage).
+    private(set) var finished: [Split]?
 
-    init(length: Meters) { self.length = length }
+    /// - Parameter keepsFinished: keep the finished splits in `finished` instead of the storage.
+    init(length: Meters, keepsFinished: Bool = false) {
+        self.length = length
+        finished = keepsFinished ? [] : nil
+    }
+
+    /// The finished splits kept here, then the partial last one of a run of `total` metres.
+    func all(total: Meters) -> [Split] {
+        (finished ?? []) + (last(total: total).map { [$0] } ?? [])
+    }
 
     /// One segment from `d0` to `d1` metres (cumulative, d0 ≤ d1) lasting `dt` seconds.
     mutating func add<S: LiveProfileStorage>(from d0: Meters, to d1: Meters, seconds dt: Seconds, moving: Bool,
@@ -159,7 +175,8 @@ struct LiveSplits: Sendable {
         while d1 - (start + length) > 1e-3 {
             let end = start + length
             count += 1
-            storage.appendSplit(Split(index: count, distance: end - start, duration: toEnd))
+            let split = Split(index: count, distance: end - start, duration: toEnd)
+            if finished != nil { finished!.append(split) } else { storage.appendSplit(split) }
             start = end
             toEnd = 0; open = 0
             let carried = beyond

@@ -3,6 +3,13 @@ import RunusCore
 /// Receives cleaned fixes, in order, from a `LiveCleaningStage`.
 public protocol CleanedFixSink {
     mutating func accept(cleaned point: TrackPoint)
+    /// The same, with `length` = `Geodesy.localDistance` from the previous cleaned fix to
+    /// `point` (in that order; metres, ≥ 0) when the cleaner has computed it, else nil.
+    mutating func accept(cleaned point: TrackPoint, length: Meters?)
+}
+
+extension CleanedFixSink {
+    public mutating func accept(cleaned point: TrackPoint, length: Meters?) { accept(cleaned: point) }
 }
 
 /// The first stage of `LiveTracker`: `Track.cleaned` one fix at a time, split into fixes that no
@@ -32,6 +39,9 @@ public struct SpikeCleaningStage: LiveCleaningStage {
     private var lastSettled: TrackPoint?
     /// The last valid fix, not yet settled (its fate depends on the next one).
     private var pending: TrackPoint?
+    /// `Geodesy.localDistance` from `lastSettled` to `pending` in metres, when the last spike
+    /// test computed it: the next test's first leg, and the segment's length downstream.
+    private var pendingLength: Meters?
 
     public init(configuration: MetricsConfiguration = .default) { self.configuration = configuration }
 
@@ -63,15 +73,24 @@ public struct SpikeCleaningStage: LiveCleaningStage {
 
     /// Settles the pending fix now that `q` follows it (or drops it as a spike); `q` is pending.
     private mutating func advance<S: CleanedFixSink>(_ q: TrackPoint, into sink: inout S) {
+        var length: Meters? = nil   // from the fix settled last to q
         if let p = pending {
-            if let last = lastSettled, Track.isSpike(last, p, q, configuration: configuration) {
-                // a spike: dropped
+            if let last = lastSettled {
+                var d = Track.SpikeDistances(lastToP: pendingLength)
+                if Track.isSpike(last, p, q, configuration: configuration, distances: &d) {
+                    length = d.lastToNext   // p dropped as a spike
+                } else {
+                    lastSettled = p
+                    sink.accept(cleaned: p, length: d.lastToP)
+                    length = d.pToNext
+                }
             } else {
                 lastSettled = p
-                sink.accept(cleaned: p)
+                sink.accept(cleaned: p, length: nil)
             }
         }
         pending = q
+        pendingLength = length
     }
 
     private func speed(_ a: TrackPoint, _ b: TrackPoint) -> Double { Track.speed(a, b) }

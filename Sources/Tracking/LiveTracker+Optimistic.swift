@@ -54,8 +54,10 @@ struct LiveOptimisticTail: Sendable {
     func snapshot(vehicles: LiveVehicleStage, provisional: [TrackPoint], decided: LiveRunStage<LiveProfileArrays>,
                   weightKg: Double?, configuration: MetricsConfiguration) -> LiveMetrics? {
         guard var stage = run, mark == decided.vehicleSegments, stage.committed == nil else { return nil }
+        stage.storage.detach()
         var probe = VehicleProbe()
         var vehicles = vehicles
+        vehicles.detach()
         stage.storage.borrow(decided.storage)
         for p in provisional {
             vehicles.append(p, into: &probe)
@@ -72,6 +74,8 @@ struct LiveOptimisticTail: Sendable {
     private struct VehicleProbe: LiveSegmentSink {
         var vehicle = false
         mutating func accept(_ step: LiveStep, vehicle: Bool) { if vehicle { self.vehicle = true } }
+        static var readsSteps: Bool { false }
+        mutating func accept(count: Int, vehicle: Bool) { if vehicle && count > 0 { self.vehicle = true } }
     }
 }
 
@@ -86,6 +90,10 @@ struct LiveProfileShadow: LiveProfileStorage, Sendable {
     /// Global index of `own`'s first entry and of its first split.
     private var start: Int, splitStart: Int
     private var own = LiveProfileArrays()
+    /// A snapshot's copy (`detach()`) adds its entries here, never writing to `own`, which it
+    /// shares with the tracker's (a write would copy the tail's entries, record 0161).
+    private var extra = LiveProfileArrays()
+    private var detached = false
 
     /// Starts where `decided` ends (its arrays borrowed).
     init(over decided: LiveProfileArrays) {
@@ -97,6 +105,8 @@ struct LiveProfileShadow: LiveProfileStorage, Sendable {
     /// Reads `decided` for the entries before `start` until `release()`; drops own entries it
     /// covers once they are most of them (amortised O(1)).
     mutating func borrow(_ decided: LiveProfileArrays) {
+        base = decided
+        guard !detached else { return }
         precondition(decided.count >= start && decided.splits.count >= splitStart,
                      "LiveProfileShadow: the decided profile (\(decided.count) entries) is shorter than start \(start)")
         base = decided
@@ -115,21 +125,36 @@ struct LiveProfileShadow: LiveProfileStorage, Sendable {
     /// Drops the borrowed arrays.
     mutating func release() { base = LiveProfileArrays() }
 
-    var count: Int { start + own.count }
-    func time(_ i: Int) -> EpochSeconds { i < start ? base.times[i] : own.times[i - start] }
-    func distance(_ i: Int) -> Meters { i < start ? base.distances[i] : own.distances[i - start] }
-    mutating func append(time: EpochSeconds, distance: Meters, moving: Bool) {
-        own.append(time: time, distance: distance, moving: moving)
+    /// Makes this copy (a snapshot's) add its entries and splits apart from `own`.
+    mutating func detach() { detached = true }
+
+    var count: Int { start + own.count + extra.count }
+    func time(_ i: Int) -> EpochSeconds {
+        i < start ? base.times[i] : i - start < own.count ? own.times[i - start] : extra.times[i - start - own.count]
     }
-    mutating func appendSplit(_ split: Split) { own.appendSplit(split) }
+    func distance(_ i: Int) -> Meters {
+        i < start ? base.distances[i] : i - start < own.count ? own.distances[i - start] : extra.distances[i - start - own.count]
+    }
+    mutating func append(time: EpochSeconds, distance: Meters, moving: Bool) {
+        if detached { extra.append(time: time, distance: distance, moving: moving) } else { own.append(time: time, distance: distance, moving: moving) }
+    }
+    mutating func appendSplit(_ split: Split) { if detached { extra.appendSplit(split) } else { own.appendSplit(split) } }
     mutating func truncate(count n: Int, splits k: Int) {
         precondition(n >= start && k >= splitStart, "LiveProfileShadow: cannot truncate to \(n) entries below start \(start)")
+        if n - start >= own.count && k - splitStart >= own.splits.count {
+            extra.truncate(count: n - start - own.count, splits: k - splitStart - own.splits.count)
+            return
+        }
+        // Below `own`'s end (not reached by the optimistic snapshot, which has no cut): fold
+        // `extra` in first.
+        own.times += extra.times; own.distances += extra.distances; own.moving += extra.moving; own.splits += extra.splits
+        extra = LiveProfileArrays()
         own.truncate(count: n - start, splits: k - splitStart)
     }
 
     /// The first `n` splits.
     func splits(count n: Int) -> [Split] {
         let k = min(n, splitStart)
-        return Array(base.splits[..<k]) + own.splits.prefix(n - k)
+        return Array(base.splits[..<k]) + own.splits.prefix(n - k) + extra.splits.prefix(max(0, n - k - own.splits.count))
     }
 }

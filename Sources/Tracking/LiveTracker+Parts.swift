@@ -20,10 +20,8 @@ struct LivePartStage: Sendable {
     let vehicleSpeed: Double, minFast: Seconds
     private let windowing: ActivityClassifier.Windowing
 
-    /// Recent fixes and their segment lengths: global index i is at i − base.
-    private var points: [TrackPoint] = []
-    private var lengths: [Meters] = []
-    private var windowed: [Double] = []
+    /// Recent steps (fix, segment length, windowed speed): global index i is at i − base.
+    private var steps = LiveStepBuffer()
     private var base = 0
     /// Global index of the newest fix (−1 before the first).
     private var last = -1
@@ -44,11 +42,13 @@ struct LivePartStage: Sendable {
     private var windowCount: Int { windowsBase + windows.count }
     /// Windows whose label is known (they are numbered 0..<labelled).
     private var labelled = 0
-    private var firstLabel: ActivityClass?
-    /// Next segment to label, the window number that holds it, and the label before it.
+    /// Whether the part's first window is labelled `vehicle`.
+    private var firstLabel: Bool?
+    /// Next segment to label, the window number that holds it, and whether the label before
+    /// it is `vehicle`.
     private var frontier = 0
     private var cursor = 0
-    private var previousLabel: ActivityClass?
+    private var previousLabel: Bool?
     /// A classifier `vehicle` stretch from this segment on, not yet decided.
     private var runFrom: Int?
     private var runStartTime: EpochSeconds = 0
@@ -61,12 +61,18 @@ struct LivePartStage: Sendable {
     /// Fixes that went into window features, for the work count.
     private(set) var work = 0
 
+    /// Only whether a label is `vehicle` matters here (`decide`), and without vehicle evidence
+    /// within `ActivityClassifier.evidenceWindows` `classify` never says `vehicle` (record 0131):
+    /// so a window's features are computed, and the forest run, only when the evidence of its
+    /// neighbourhood lets it be `vehicle` (record 0161).
     private struct Window: Sendable {
         var lower: Int, upper: Int
-        var features: SegmentFeatures
+        /// Computed when a window within `wideContextWindows` needs the forest.
+        var features: SegmentFeatures?
         /// May be `vehicle` (`Track.hasVehicleEvidence`).
         var evidence: Bool
-        var label: ActivityClass?
+        /// Whether its label is `vehicle`, once known.
+        var vehicle: Bool?
     }
 
     init(classifier: ActivityClassifier?, minVehicleDuration: Seconds, vehicleSpeed: Double, minFast: Seconds) {
@@ -80,14 +86,17 @@ struct LivePartStage: Sendable {
     /// Fixes received but not handed on.
     var undecided: Int { last + 1 - emitted }
 
-    private func time(_ i: Int) -> EpochSeconds { points[i - base].time }
+    private func time(_ i: Int) -> EpochSeconds { steps[i - base].point.time }
+    private func point(_ i: Int) -> TrackPoint { steps[i - base].point }
+
+    /// Makes this copy (a snapshot's) write what it adds apart from the steps it shares with the
+    /// tracker's stage, so that it never copies them (record 0161).
+    mutating func detach() { steps.detach() }
 
     /// The next fix, with whether the speed rule flagged its segment (decided for good).
     mutating func accept<S: LiveSegmentSink>(_ step: LiveStep, flagged: Bool, into sink: inout S) {
         if flagged && partOpen { closedByVehicle = true; closePart(into: &sink) }
-        points.append(step.point)
-        lengths.append(step.distance)
-        windowed.append(step.windowedSpeed)
+        steps.append(step)
         last += 1
         guard last > 0, !flagged, classifier != nil else {
             emit(last, vehicle: flagged, into: &sink)
@@ -109,7 +118,7 @@ struct LivePartStage: Sendable {
     /// The fixes received but not handed on, oldest first.
     func forEachUndecided(_ body: (LiveStep) -> Void) {
         for i in emitted..<(last + 1) {
-            body(LiveStep(point: points[i - base], distance: lengths[i - base], windowedSpeed: windowed[i - base]))
+            body(steps[i - base])
         }
     }
 
@@ -169,11 +178,20 @@ struct LivePartStage: Sendable {
 
     private mutating func addWindow(_ a: Int, _ e: Int) {
         work += e - a + 1
-        let evidence = Track.hasVehicleEvidence(a...e, time: { points[$0 - base].time }, windowed: { windowed[$0 - base] },
-                                                chordSpeed: { Track.speed(points[$0 - base], points[$1 - base]) },
+        let evidence = Track.hasVehicleEvidence(a...e, time: { time($0) }, windowed: { steps[$0 - base].windowedSpeed },
+                                                chordSpeed: { Track.speed(point($0), point($1)) },
                                                 speed: vehicleSpeed, minDuration: minFast)
-        windows.append(Window(lower: a, upper: e, features: SegmentFeatures(points: points[(a - base)...(e - base)]),
-                              evidence: evidence))
+        windows.append(Window(lower: a, upper: e, features: nil, evidence: evidence))
+    }
+
+    /// The features of window `j` (computed once, from the same fixes as batch's).
+    private mutating func features(_ j: Int) -> SegmentFeatures {
+        if let f = windows[j - windowsBase].features { return f }
+        let w = windows[j - windowsBase]
+        work += w.upper - w.lower + 1
+        let f = SegmentFeatures(points: ArraySlice((w.lower...w.upper).map(point)))
+        windows[j - windowsBase].features = f
+        return f
     }
 
     /// Labels windows whose context is complete (or all, once the part is closed).
@@ -182,14 +200,17 @@ struct LivePartStage: Sendable {
         let context = ActivityClassifier.evidenceWindows, wide = ActivityClassifier.wideContextWindows
         while labelled < windowCount && (closed || windowCount > labelled + wide) {
             let k = labelled
-            let lo = max(0, k - wide), hi = min(windowCount - 1, k + wide)
-            let near = (lo...hi).map { windows[$0 - windowsBase].features }
-            let vector = ActivityClassifier.vector(at: k - lo, in: near)
             // A rule vehicle part before or after this part counts as a window with evidence.
             let evidence = (max(0, k - context)...min(windowCount - 1, k + context)).contains { windows[$0 - windowsBase].evidence }
                 || (partAfterVehicle && k < context) || (closedByVehicle && k >= windowCount - context)
-            let label = classifier.classify(windows[k - windowsBase].features, vector: vector, vehicleEvidence: evidence).activity
-            windows[k - windowsBase].label = label
+            var label = false   // without evidence, `classify` gives a foot, cycle or stationary label
+            if evidence {
+                let lo = max(0, k - wide), hi = min(windowCount - 1, k + wide)
+                let near = (lo...hi).map { features($0) }
+                let vector = ActivityClassifier.vector(at: k - lo, in: near)
+                label = classifier.classify(near[k - lo], vector: vector, vehicleEvidence: true).activity == .vehicle
+            }
+            windows[k - windowsBase].vehicle = label
             if k == 0 { firstLabel = label }
             labelled += 1
         }
@@ -200,14 +221,26 @@ struct LivePartStage: Sendable {
     private mutating func labelSegments<S: LiveSegmentSink>(into sink: inout S) {
         while frontier <= last {
             let s = frontier
-            let label: ActivityClass
+            let label: Bool
             if time(s) - time(s - 1) > windowing.maxGap {
                 if let l = previousLabel ?? firstLabel { label = l }
-                else if closed && windowCount == 0 { label = .stationary }
+                else if closed && windowCount == 0 { label = false }   // stationary
                 else { return }
             } else {
                 while cursor < windowCount && windows[cursor - windowsBase].upper < s { cursor += 1 }
-                guard cursor < windowCount, let l = windows[cursor - windowsBase].label else { return }
+                guard cursor < windowCount, let l = windows[cursor - windowsBase].vehicle else { return }
+                if !l && runFrom == nil && !S.readsSteps {
+                    // The window's segments from s on (no gap inside a window): foot, as `decide`
+                    // would hand them on one by one.
+                    let upper = min(last, windows[cursor - windowsBase].upper)
+                    previousLabel = false
+                    seenOther = true
+                    frontier = upper + 1
+                    precondition(s == emitted, "LivePartStage: segment \(s) handed on out of order (expected \(emitted))")
+                    sink.accept(count: upper - s + 1, vehicle: false)
+                    emitted = upper + 1
+                    continue
+                }
                 label = l
             }
             previousLabel = label
@@ -218,8 +251,8 @@ struct LivePartStage: Sendable {
 
     /// A classifier `vehicle` stretch shorter than the minimum takes its neighbour's label,
     /// unless it is the whole part (Track.suppressShortVehicles).
-    private mutating func decide<S: LiveSegmentSink>(_ s: Int, _ label: ActivityClass, into sink: inout S) {
-        guard label == .vehicle else {
+    private mutating func decide<S: LiveSegmentSink>(_ s: Int, _ vehicle: Bool, into sink: inout S) {
+        guard vehicle else {
             if let from = runFrom {
                 if !runIsVehicle { for i in from..<s { emit(i, vehicle: false, into: &sink) } }
                 runFrom = nil
@@ -239,7 +272,7 @@ struct LivePartStage: Sendable {
 
     private mutating func emit<S: LiveSegmentSink>(_ i: Int, vehicle: Bool, into sink: inout S) {
         precondition(i == emitted, "LivePartStage: segment \(i) handed on out of order (expected \(emitted))")
-        sink.accept(LiveStep(point: points[i - base], distance: lengths[i - base], windowedSpeed: windowed[i - base]),
+        sink.accept(steps[i - base],
                     vehicle: vehicle)
         emitted += 1
     }
@@ -247,14 +280,44 @@ struct LivePartStage: Sendable {
     /// Drops fixes and windows nothing can need again (amortised O(1): only when half is dead).
     private mutating func trim() {
         var keep = min(last, emitted - 1)
-        if partOpen { keep = min(keep, windowStart, frontier - 1) }
+        if partOpen {
+            keep = min(keep, windowStart, frontier - 1)
+            // The fixes of windows whose features a later label may still need.
+            let oldest = max(labelled - ActivityClassifier.wideContextWindows, windowsBase)
+            if oldest < windowCount { keep = min(keep, windows[oldest - windowsBase].lower) }
+        }
         let dead = keep - base
-        if dead > 256 && dead * 2 > points.count {
-            points.removeFirst(dead); lengths.removeFirst(dead); windowed.removeFirst(dead); base = keep
+        if dead > 256 && dead * 2 > steps.count && !steps.detached {
+            steps.removeFirst(dead); base = keep
         }
         let oldWindows = min(labelled - ActivityClassifier.wideContextWindows, cursor) - windowsBase
         if oldWindows > 32 && oldWindows * 2 > windows.count {
             windows.removeFirst(oldWindows); windowsBase += oldWindows
         }
     }
+}
+
+/// `LivePartStage`'s steps: one array, and, in a snapshot's copy (`detach()`), a second one for
+/// the steps the copy adds, so that the copy reads the tracker's array without writing to it
+/// (a write would copy the whole tail, the snapshot's largest cost before record 0161).
+struct LiveStepBuffer: Sendable {
+    private var rows: [LiveStep] = []
+    private var extra: [LiveStep] = []
+    /// Whether appends go to `extra` (a snapshot's copy); it then never drops steps.
+    private(set) var detached = false
+
+    var count: Int { rows.count + extra.count }
+
+    subscript(i: Int) -> LiveStep { i < rows.count ? rows[i] : extra[i - rows.count] }
+
+    mutating func append(_ step: LiveStep) {
+        if detached { extra.append(step) } else { rows.append(step) }
+    }
+
+    mutating func removeFirst(_ n: Int) {
+        precondition(!detached, "LiveStepBuffer: a detached copy drops no steps")
+        rows.removeFirst(n)
+    }
+
+    mutating func detach() { detached = true }
 }

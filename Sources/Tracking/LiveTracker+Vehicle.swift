@@ -13,6 +13,18 @@ public struct LiveStep: Sendable, Equatable {
 /// fix): the flags `Track.vehicleSegments` gives the whole track, decided for good.
 protocol LiveSegmentSink {
     mutating func accept(_ step: LiveStep, vehicle: Bool)
+    /// Whether `accept` reads its step. A sink that only notes the flags (a snapshot's vehicle
+    /// probe) says false and takes runs of segments with one flag through `accept(count:vehicle:)`.
+    static var readsSteps: Bool { get }
+    /// The next `count` segments, all with the flag `vehicle` (only called when `readsSteps` is false).
+    mutating func accept(count: Int, vehicle: Bool)
+}
+
+extension LiveSegmentSink {
+    static var readsSteps: Bool { true }
+    mutating func accept(count: Int, vehicle: Bool) {
+        preconditionFailure("LiveSegmentSink: accept(count:vehicle:) on a sink that reads its steps")
+    }
 }
 
 /// The vehicle stage of `LiveTracker`: `Track.vehicleSegments` (records 0130, 0144) one cleaned
@@ -65,10 +77,12 @@ struct LiveVehicleStage: Sendable {
 
     private func fix(_ i: Int) -> TrackPoint { fixes[i - base] }
 
-    mutating func append<S: LiveSegmentSink>(_ p: TrackPoint, into sink: inout S) {
+    /// Adds the next cleaned fix; `length`, when given, is `Geodesy.localDistance` from the
+    /// previous cleaned fix to it (the cleaner's, the same bits), else it is computed here.
+    mutating func append<S: LiveSegmentSink>(_ p: TrackPoint, length: Meters? = nil, into sink: inout S) {
         work += 1
-        let d = fixes.last.map { q in Geodesy.localDistance(latitude1: q.latitude, longitude1: q.longitude,
-                                                            latitude2: p.latitude, longitude2: p.longitude) } ?? 0
+        let d = fixes.last.map { q in length ?? Geodesy.localDistance(latitude1: q.latitude, longitude1: q.longitude,
+                                                                      latitude2: p.latitude, longitude2: p.longitude) } ?? 0
         fixes.append(p)
         lengths.append(d)
         lastLength = d
@@ -94,6 +108,9 @@ struct LiveVehicleStage: Sendable {
         for step in held { body(step) }
         for s in next..<max(next, count) { body(LiveStep(point: fix(s), distance: lengths[s - base], windowedSpeed: 0)) }
     }
+
+    /// Makes this copy (a snapshot's) add its steps apart from the tracker's (`LivePartStage.detach`).
+    mutating func detach() { parts.detach() }
 
     /// Decides everything held as if the track ended now.
     mutating func finish<S: LiveSegmentSink>(into sink: inout S) {
@@ -136,10 +153,11 @@ struct LiveVehicleStage: Sendable {
             runStart = nil
             runConfirmed = false
         }
-        held.append(step)
-        if let end = lastVehicleEnd, time - end < configuration.vehicleGapTolerance { return }
+        if let end = lastVehicleEnd, time - end < configuration.vehicleGapTolerance { held.append(step); return }
         lastVehicleEnd = nil
+        // `held` then `step`, unflagged (the common case: nothing held, the step goes straight on).
         release(flagged: false, into: &sink)
+        parts.accept(step, flagged: false, into: &sink)
     }
 
     private mutating func release<S: LiveSegmentSink>(flagged: Bool, into sink: inout S) {

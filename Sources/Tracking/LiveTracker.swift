@@ -113,6 +113,7 @@ public struct LiveTracker: Sendable {
     private func decidedTail() -> Downstream<LiveProfileOverlay> {
         var tail = Downstream(vehicles: downstream.vehicles,
                               run: LiveRunStage(copying: downstream.run, storage: LiveProfileOverlay(base: downstream.run.storage)))
+        tail.vehicles.detach()
         for p in cleaner.provisional { tail.accept(cleaned: p) }
         tail.vehicles.finish(into: &tail.run)
         return tail
@@ -125,8 +126,10 @@ private struct Stages: CleanedFixSink, Sendable {
     var run: LiveRunStage<LiveProfileArrays>
     var optimistic: LiveOptimisticTail?
 
-    mutating func accept(cleaned point: TrackPoint) {
-        vehicles.append(point, into: &run)
+    mutating func accept(cleaned point: TrackPoint) { accept(cleaned: point, length: nil) }
+
+    mutating func accept(cleaned point: TrackPoint, length: Meters?) {
+        vehicles.append(point, length: length, into: &run)
         optimistic?.follow(point, length: vehicles.lastLength, vehicles: vehicles, decided: run)
     }
 }

@@ -46,8 +46,29 @@ extension Track {
     /// Whether `p`, between the last kept fix and the next valid fix, is dropped as a speed spike
     /// (records 0101, 0106) or an acceleration spike (record 0152). Shared with the streaming cleaners.
     static func isSpike(_ last: TrackPoint, _ p: TrackPoint, _ next: TrackPoint, configuration: MetricsConfiguration) -> Bool {
-        guard speed(last, next) <= configuration.maxSpeed else { return false }
-        let vIn = speed(last, p), vOut = speed(p, next)
+        var distances = SpikeDistances()
+        return isSpike(last, p, next, configuration: configuration, distances: &distances)
+    }
+
+    /// The `Geodesy.localDistance`s (m, ≥ 0) between the three fixes of a spike test: nil until
+    /// the test computes one, or given by a caller that already has it (the same bits), so that
+    /// a streaming cleaner computes each distance once (record 0161).
+    struct SpikeDistances: Sendable {
+        var lastToNext: Meters?, lastToP: Meters?, pToNext: Meters?
+    }
+
+    /// `isSpike` taking the distances `distances` holds and filling in those it computes (the
+    /// same arithmetic: speed = distance ÷ time, as `speed`).
+    static func isSpike(_ last: TrackPoint, _ p: TrackPoint, _ next: TrackPoint, configuration: MetricsConfiguration,
+                        distances d: inout SpikeDistances) -> Bool {
+        func speed(_ known: inout Meters?, _ a: TrackPoint, _ b: TrackPoint) -> Double {
+            let m = known ?? Geodesy.localDistance(latitude1: a.latitude, longitude1: a.longitude,
+                                                   latitude2: b.latitude, longitude2: b.longitude)
+            known = m
+            return m / (b.time - a.time)
+        }
+        guard speed(&d.lastToNext, last, next) <= configuration.maxSpeed else { return false }
+        let vIn = speed(&d.lastToP, last, p), vOut = speed(&d.pToNext, p, next)
         if vIn > configuration.maxSpeed && vOut > configuration.maxSpeed { return true }
         return abs(vOut - vIn) / ((next.time - last.time) / 2) > configuration.maxAcceleration
     }
