@@ -126,7 +126,7 @@ struct LiveVehicleStage: Sendable {
     private mutating func annotate<S: LiveSegmentSink>(_ s: Int, windowEnd b: Int, into sink: inout S) {
         let h = configuration.vehicleWindowHalfWidth
         while windowStart + 1 <= s - 1 && fix(s - 1).time - fix(windowStart + 1).time >= h { windowStart += 1 }
-        let step = LiveStep(point: fix(s), distance: lengths[s - base], windowedSpeed: Track.chordSpeed(fix(windowStart), fix(b)))
+        let step = LiveStep(point: fix(s), distance: lengths[s - base], windowedSpeed: Track.speed(fix(windowStart), fix(b)))
         decide(step, dropout: Track.isVehicleDropout(fix(s - 1), fix(s), configuration: configuration), into: &sink)
     }
 

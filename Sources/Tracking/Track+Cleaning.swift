@@ -73,7 +73,7 @@ extension Track {
         return abs(vOut - vIn) / ((next.time - last.time) / 2) > configuration.maxAcceleration
     }
 
-    /// Speed from `a` to `b` in m/s (b after a).
+    /// Straight-line speed from `a` to `b` in m/s (`Geodesy.localDistance` ÷ time; b after a).
     static func speed(_ a: TrackPoint, _ b: TrackPoint) -> Double {
         Geodesy.localDistance(latitude1: a.latitude, longitude1: a.longitude,
                               latitude2: b.latitude, longitude2: b.longitude) / (b.time - a.time)

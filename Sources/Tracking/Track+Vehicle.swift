@@ -90,9 +90,10 @@ extension Track {
 
     /// The sustained-speed rule (records 0106, 0130): element i is true when the segment ending
     /// at point i belongs to a stretch whose windowed speed (`windowedSpeeds`) stays above
-    /// `configuration.vehicleSpeed` (or that is a dropout a vehicle crossed, record 0132) for at least `configuration.vehicleMinDuration` seconds, or
-    /// lies between two such stretches less than `configuration.vehicleGapTolerance` seconds
-    /// apart (traffic lights). Element 0 is always false. Times must increase.
+    /// `configuration.vehicleSpeed` (or that is a dropout a vehicle crossed, record 0132) for at
+    /// least `configuration.vehicleMinDuration` seconds, or lies between two such stretches less
+    /// than `configuration.vehicleGapTolerance` seconds apart (traffic lights). Element 0 is always
+    /// false. Times must increase.
     public func vehicleSpeedRule(configuration: MetricsConfiguration = .default) -> [Bool] {
         vehicleSpeedRule(windowed: windowedSpeeds(halfWidth: configuration.vehicleWindowHalfWidth), configuration: configuration)
     }
@@ -127,7 +128,7 @@ extension Track {
     /// speed; a dropout is no GPS noise, so the slower dropout speed is enough.
     @inline(__always)
     static func isVehicleDropout(_ p: TrackPoint, _ q: TrackPoint, configuration: MetricsConfiguration) -> Bool {
-        q.time - p.time > configuration.vehicleDropoutDuration && chordSpeed(p, q) >= configuration.vehicleDropoutSpeed
+        q.time - p.time > configuration.vehicleDropoutDuration && speed(p, q) >= configuration.vehicleDropoutSpeed
     }
 
     /// The windowed speed of every segment in m/s, ≥ 0 (record 0130; element 0 is 0): the
@@ -143,15 +144,9 @@ extension Track {
             while a + 1 <= s - 1 && points[s - 1].time - points[a + 1].time >= halfWidth { a += 1 }
             b = max(b, s)
             while b < n - 1 && points[b].time - points[s].time < halfWidth { b += 1 }
-            speeds[s] = Track.chordSpeed(points[a], points[b])
+            speeds[s] = Track.speed(points[a], points[b])
         }
         return speeds
-    }
-
-    /// Straight-line speed from `p` to `q` in m/s (`Geodesy.localDistance` ÷ time; q after p).
-    static func chordSpeed(_ p: TrackPoint, _ q: TrackPoint) -> Double {
-        Geodesy.localDistance(latitude1: p.latitude, longitude1: p.longitude,
-                              latitude2: q.latitude, longitude2: q.longitude) / (q.time - p.time)
     }
 
     /// Whether a classifier window [a, e] shows a vehicle's speed (records 0130, 0131): somewhere

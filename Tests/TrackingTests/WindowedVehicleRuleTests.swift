@@ -22,7 +22,7 @@ struct WindowedVehicleRuleTests {
     /// The per-step rule this record replaced (record 0106 before 0130), as the adversary: steps
     /// over `speed` chained across slower gaps under 30 s into stretches of ≥ 20 s.
     static func perStepRuleFlags(_ p: [TrackPoint], speed: Double = 7) -> Int {
-        let fast = p.indices.map { $0 > 0 && Track.chordSpeed(p[$0 - 1], p[$0]) > speed }
+        let fast = p.indices.map { $0 > 0 && Track.speed(p[$0 - 1], p[$0]) > speed }
         var flagged = 0, i = 1
         while i < p.count {
             guard fast[i] else { i += 1; continue }
@@ -133,7 +133,7 @@ struct WindowedVehicleRuleTests {
             // last fix: the first one at least halfWidth after fix s (else the last fix).
             let a = (0...(s - 1)).last { points[s - 1].time - points[$0].time >= halfWidth } ?? 0
             let b = (s..<points.count).first { points[$0].time - points[s].time >= halfWidth } ?? points.count - 1
-            #expect(speeds[s] == Track.chordSpeed(points[a], points[b]), "segment \(s)")
+            #expect(speeds[s] == Track.speed(points[a], points[b]), "segment \(s)")
         }
     }
 
