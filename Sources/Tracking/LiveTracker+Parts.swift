@@ -86,8 +86,9 @@ struct LivePartStage: Sendable {
     /// Fixes received but not handed on.
     var undecided: Int { last + 1 - emitted }
 
-    private func time(_ i: Int) -> EpochSeconds { steps[i - base].point.time }
-    private func point(_ i: Int) -> TrackPoint { steps[i - base].point }
+    // Inlined: a call copied the whole stage (288 bytes) on every use in a mutating method.
+    @inline(__always) private func time(_ i: Int) -> EpochSeconds { steps[i - base].point.time }
+    @inline(__always) private func point(_ i: Int) -> TrackPoint { steps[i - base].point }
 
     /// Makes this copy (a snapshot's) write what it adds apart from the steps it shares with the
     /// tracker's stage, so that it never copies them (record 0161).
