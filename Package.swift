@@ -23,7 +23,10 @@ let package = Package(
 
         // Pure modules.
         .target(name: "RunusCore"),
-        .target(name: "Tracking", dependencies: ["RunusCore"]),
+        // -fno-math-errno: libm's sin and cos of one angle become one sincos call (the same bits,
+        // checked over a dense sweep; record 0162).
+        .target(name: "Tracking", dependencies: ["RunusCore"],
+                swiftSettings: [.unsafeFlags(["-Xcc", "-fno-math-errno"])]),
         .target(name: "TrackFormats", dependencies: ["RunusCore", "Tracking", "CZlib"]),
         .target(name: "Missions", dependencies: ["RunusCore", "Tracking"]),
         .target(name: "Learning", dependencies: ["RunusCore", "CBLAS", "CLAPACKE"]),

@@ -19,7 +19,16 @@ public struct AutoPause: Sendable {
     /// Seconds of fixes on each side of a segment in its speed window, ≥ 0.
     public let halfWidth: Seconds
     /// Times and positions (degrees) of fixes `base…`.
-    private var times: [EpochSeconds] = [], latitudes: [Double] = [], longitudes: [Double] = []
+    /// Fixes `base…` (one array, one append per fix: record 0162).
+    private var fixes: [Fix] = []
+    private struct Fix: Sendable {
+        var time: EpochSeconds
+        /// Degrees.
+        var latitude: Double, longitude: Double
+        /// The window speed (m/s) the caller passed for the segment ending here (NaN: computed
+        /// here), see `append(_:windowedSpeed:into:)`.
+        var known: Double
+    }
     private var base = 0
     /// The next undecided segment and its window pointers, global fix indices.
     private var next = 1, windowStart = 0, windowEnd = 0
@@ -56,15 +65,23 @@ public struct AutoPause: Sendable {
     /// `append(_:)` appending the settled flags to `settled` instead of returning them (no
     /// allocation per fix for a caller that reuses its array).
     public mutating func append(_ p: TrackPoint, into settled: inout [Bool]) {
+        append(p, windowedSpeed: .nan, into: &settled)
+    }
+
+    /// `append(_:into:)` given `windowedSpeed`, the speed in m/s this filter's window will give
+    /// `p`'s segment once complete (the straight-line speed from the window's first fix to its
+    /// last, `Track.speed`), when the caller already has it (the vehicle stage's windowed speed on
+    /// the same fixes with the same half-width, record 0162), else NaN. Used for that segment's
+    /// flag instead of computing it again, never for `pendingFlags` (whose windows are cut).
+    public mutating func append(_ p: TrackPoint, windowedSpeed: Double, into settled: inout [Bool]) {
         let t = p.time
-        precondition(times.last.map { t > $0 } ?? true, "AutoPause: times must increase, got \(t)")
-        times.append(t)
-        latitudes.append(p.latitude)
-        longitudes.append(p.longitude)
+        precondition(fixes.last.map { t > $0.time } ?? true, "AutoPause: times must increase, got \(t)")
+        fixes.append(Fix(time: t, latitude: p.latitude, longitude: p.longitude, known: windowedSpeed))
         count += 1
         while next < count, t - time(next) >= halfWidth {
             while time(windowEnd) - time(next) < halfWidth || windowEnd < next { windowEnd += 1 }
-            settled.append(step(&moving, segment: next, windowStart: &windowStart, windowEnd: windowEnd))
+            settled.append(step(&moving, segment: next, windowStart: &windowStart, windowEnd: windowEnd,
+                                known: fixes[next - base].known))
             next += 1
         }
         trim()
@@ -75,7 +92,7 @@ public struct AutoPause: Sendable {
     public func pendingFlags() -> [Bool] {
         var state = moving, start = windowStart
         return (next..<max(next, count)).map { s in
-            step(&state, segment: s, windowStart: &start, windowEnd: count - 1)
+            step(&state, segment: s, windowStart: &start, windowEnd: count - 1, known: .nan)
         }
     }
 
@@ -88,24 +105,29 @@ public struct AutoPause: Sendable {
     }
 
     /// Advances the window start for segment `s` and the hysteresis state; returns the flag.
-    private func step(_ state: inout Bool, segment s: Int, windowStart j: inout Int, windowEnd k: Int) -> Bool {
+    /// `known`: the window's speed (m/s) when the caller gave it, else NaN.
+    private func step(_ state: inout Bool, segment s: Int, windowStart j: inout Int, windowEnd k: Int,
+                      known: Double) -> Bool {
         while j + 1 <= s - 1 && time(s - 1) - time(j + 1) >= halfWidth { j += 1 }
-        let a = j - base, b = k - base
-        let speed = Geodesy.localDistance(latitude1: latitudes[a], longitude1: longitudes[a],
-                                          latitude2: latitudes[b], longitude2: longitudes[b]) / (times[b] - times[a])
+        let speed: Double
+        if !known.isNaN {
+            speed = known
+        } else {
+            let a = fixes[j - base], b = fixes[k - base]
+            speed = Geodesy.localDistance(latitude1: a.latitude, longitude1: a.longitude,
+                                          latitude2: b.latitude, longitude2: b.longitude) / (b.time - a.time)
+        }
         if state && speed < pauseSpeed { state = false } else if !state && speed > resumeSpeed { state = true }
         return state
     }
 
-    private func time(_ i: Int) -> EpochSeconds { times[i - base] }
+    private func time(_ i: Int) -> EpochSeconds { fixes[i - base].time }
 
     /// Drops fixes no window can reach again, once they are most of the storage.
     private mutating func trim() {
         let drop = windowStart - base
-        guard drop >= 64, drop * 2 >= times.count else { return }
-        times.removeFirst(drop)
-        latitudes.removeFirst(drop)
-        longitudes.removeFirst(drop)
+        guard drop >= 64, drop * 2 >= fixes.count else { return }
+        fixes.removeFirst(drop)
         base += drop
     }
 }

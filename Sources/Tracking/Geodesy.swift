@@ -143,14 +143,16 @@ public enum Geodesy {
     public static func localDistance(latitude1: Double, longitude1: Double,
                                      latitude2: Double, longitude2: Double) -> Meters {
         let phi = (latitude1 + latitude2) / 2 * degree
-        let s = sin(phi)
+        // Side by side (one basic block), so that the compiler makes them one `sincos` call,
+        // which gives exactly `sin`'s and `cos`'s bits (record 0162; needs -fno-math-errno).
+        let s = sin(phi), cosPhi = cos(phi)
         let w2 = 1 - eccentricitySquared * s * s
         let n = equatorialRadius / w2.squareRoot()                                       // prime vertical
         let m = equatorialRadius * (1 - eccentricitySquared) / (w2 * w2.squareRoot())    // meridional
         var dLon = longitude2 - longitude1
         if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
         let north = m * (latitude2 - latitude1) * degree
-        let east = n * cos(phi) * dLon * degree
+        let east = n * cosPhi * dLon * degree
         return (north * north + east * east).squareRoot()
     }
 }

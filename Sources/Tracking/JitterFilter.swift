@@ -32,6 +32,26 @@ public struct JitterFilter: Sendable {
         return d
     }
 
+    /// `append(latitude:longitude:)` given `distance`, the `Geodesy.localDistance` in metres
+    /// (≥ 0) from the previous fix (`previousLatitude`, `previousLongitude`, degrees) to this one,
+    /// which a caller has already computed: when the anchor is that fix (the usual case while
+    /// moving) it is the distance to the anchor bit for bit (the same function of the same
+    /// numbers) and is not computed again (record 0162).
+    public mutating func append(latitude: Double, longitude: Double, previousLatitude: Double, previousLongitude: Double,
+                                distance: Meters) -> Meters {
+        guard hasAnchor else {
+            (anchorLatitude, anchorLongitude, hasAnchor) = (latitude, longitude, true)
+            return 0
+        }
+        let anchorIsPrevious = anchorLatitude.bitPattern == previousLatitude.bitPattern
+            && anchorLongitude.bitPattern == previousLongitude.bitPattern
+        let d = anchorIsPrevious ? distance : Geodesy.localDistance(latitude1: anchorLatitude, longitude1: anchorLongitude,
+                                                                    latitude2: latitude, longitude2: longitude)
+        guard d > radius else { return 0 }
+        (anchorLatitude, anchorLongitude) = (latitude, longitude)
+        return d
+    }
+
     /// The distance each fix of `points` adds (element 0 is 0): the batch form of `append`.
     public static func steps(_ points: [TrackPoint], radius: Meters) -> [Meters] {
         var filter = JitterFilter(radius: radius)

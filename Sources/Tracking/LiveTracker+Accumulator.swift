@@ -42,10 +42,22 @@ struct LiveTotals: Sendable {
     var efforts: [LiveBestEffort]
     /// Profile entries of the run.
     var profileCount = 0
+    /// `MetricsConfiguration.distanceOnlyWhileMoving`, kept here so that `add` takes no
+    /// configuration (copying it on every call was measurable, record 0162).
+    private let distanceOnlyWhileMoving: Bool
+    /// Whether a step's windowed speed (the vehicle stage's, record 0130) is auto-pause's speed
+    /// for the same segment once its window is complete: both windows have the same half-width
+    /// and start at the same fix, which they do unless a leading vehicle part was cut and the
+    /// vehicle window still reaches back into it (record 0162).
+    private let sharesVehicleWindow: Bool, leadingCut: Bool
 
-    init<S: LiveProfileStorage>(first p: TrackPoint, configuration: MetricsConfiguration, effortDistances: [Meters],
-                                storage: inout S) {
+    /// - Parameter leadingCut: `p` is not the first cleaned fix (a leading vehicle part was cut).
+    init<S: LiveProfileStorage>(first p: TrackPoint, leadingCut: Bool, configuration: MetricsConfiguration,
+                                effortDistances: [Meters], storage: inout S) {
         first = p; newest = p; added = p
+        distanceOnlyWhileMoving = configuration.distanceOnlyWhileMoving
+        sharesVehicleWindow = configuration.vehicleWindowHalfWidth == configuration.pauseWindowHalfWidth
+        self.leadingCut = leadingCut
         pause = AutoPause(configuration: configuration)
         jitter = LiveJitterSpread(first: p, radius: configuration.jitterRadius,
                                   spreadLimit: 2 * configuration.pauseWindowHalfWidth)
@@ -66,15 +78,18 @@ struct LiveTotals: Sendable {
     var undecided: Int { waitingPoints.count - waitingHead }
 
     /// The segment from `newest` to `p`, `length` metres long (`Geodesy.localDistance`), with
-    /// its vehicle flag.
-    mutating func add<S: LiveProfileStorage>(_ p: TrackPoint, length: Meters, vehicle: Bool,
-                                             configuration: MetricsConfiguration, storage: inout S) {
+    /// its vehicle flag and its windowed speed in m/s (`LiveStep.windowedSpeed`; NaN when not known).
+    mutating func add<S: LiveProfileStorage>(_ p: TrackPoint, length: Meters, vehicle: Bool, windowedSpeed: Double,
+                                             storage: inout S) {
+        // The vehicle window starts at the same fix as auto-pause's once it no longer reaches
+        // before the run's first fix: for segment s, once fix s − 1 is a half-width after it.
+        let shared = sharesVehicleWindow && (!leadingCut || newest.time - first.time >= pause.halfWidth)
         newest = p
         waitingPoints.append(p)
         waitingVehicle.append(vehicle)
         jitter.append(p, length: length, into: &steps)
-        pause.append(p, into: &flags)
-        addDecided(configuration: configuration, storage: &storage)
+        pause.append(p, windowedSpeed: shared ? windowedSpeed : .nan, into: &flags)
+        addDecided(storage: &storage)
         if waitingHead >= 32 && waitingHead * 2 >= waitingPoints.count {
             waitingPoints.removeFirst(waitingHead); waitingVehicle.removeFirst(waitingHead)
             steps.removeFirst(waitingHead); flags.removeFirst(waitingHead)
@@ -83,33 +98,32 @@ struct LiveTotals: Sendable {
     }
 
     /// Decides the waiting segments as if the run ended at `newest`.
-    mutating func finish<S: LiveProfileStorage>(configuration: MetricsConfiguration, storage: inout S) {
+    mutating func finish<S: LiveProfileStorage>(storage: inout S) {
         jitter.pending(into: &steps)
         flags += pause.pendingFlags()
         precondition(steps.count == waitingPoints.count && flags.count == waitingPoints.count,
                      "LiveTotals: pending steps or flags do not cover the \(undecided) waiting segments")
-        addDecided(configuration: configuration, storage: &storage)
+        addDecided(storage: &storage)
     }
 
     /// Adds the waiting segments whose step and flag are both decided, in order.
-    private mutating func addDecided<S: LiveProfileStorage>(configuration: MetricsConfiguration, storage: inout S) {
+    private mutating func addDecided<S: LiveProfileStorage>(storage: inout S) {
         while waitingHead < min(steps.count, flags.count) {
             let i = waitingHead
             waitingHead += 1
-            add(waitingPoints[i], step: steps[i], moving: flags[i], vehicle: waitingVehicle[i],
-                configuration: configuration, storage: &storage)
+            add(waitingPoints[i], step: steps[i], moving: flags[i], vehicle: waitingVehicle[i], storage: &storage)
         }
     }
 
     /// The body of `RunMetrics.init`'s loop for one segment ending at `p`.
     private mutating func add<S: LiveProfileStorage>(_ p: TrackPoint, step: Meters, moving flag: Bool, vehicle: Bool,
-                                                     configuration: MetricsConfiguration, storage: inout S) {
+                                                     storage: inout S) {
         let q = added
         let dt = p.time - q.time
         let isMoving = flag && !vehicle
         if isMoving { moving += dt }
         let d0 = distance
-        if !vehicle && (isMoving || !configuration.distanceOnlyWhileMoving) { distance += step }
+        if !vehicle && (isMoving || !distanceOnlyWhileMoving) { distance += step }
         if let h0 = q.heartRate, let h1 = p.heartRate { hrWeighted += (h0 + h1) / 2 * dt; hrSeconds += dt }
         if let h = p.heartRate { hrSum += h; hrCount += 1 }
         if isMoving, let c0 = q.cadence, let c1 = p.cadence, c0 > 0, c1 > 0 {

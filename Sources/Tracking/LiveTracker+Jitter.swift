@@ -30,11 +30,13 @@ struct LiveJitterSpread: Sendable {
     /// Steps appended whose distance is not decided yet.
     var undecided: Int { raw.count }
 
-    /// Adds the next fix, `length` metres (`Geodesy.localDistance`) from the previous one;
+    /// Adds the next fix, `length` metres (`Geodesy.localDistance` from the previous fix to it,
+    /// in that order: the jitter filter takes it as its anchor distance when the anchor is that fix);
     /// appends the distances (m) of the steps it decided to `decided`, in order (no allocation:
     /// the caller's array and `raw` keep their capacity).
     mutating func append(_ p: TrackPoint, length step: Meters, into decided: inout [Meters]) {
-        let chord = filter.append(latitude: p.latitude, longitude: p.longitude)
+        let chord = filter.append(latitude: p.latitude, longitude: p.longitude, previousLatitude: newest.latitude,
+                                  previousLongitude: newest.longitude, distance: step)
         newest = p
         if stale {
             decided.append(0)   // the step before waited only in case the run ended there
@@ -76,8 +78,9 @@ struct LiveJitterSpread: Sendable {
         return decided
     }
 
-    /// `spreadSteps`'s `share` of `chord` over the waiting steps, ending at `p`.
-    private func share(_ chord: Meters, to p: TrackPoint, into decided: inout [Meters]) {
+    /// `spreadSteps`'s `share` of `chord` over the waiting steps, ending at `p` (inlined: a call
+    /// copied the whole spread state on every fix).
+    @inline(__always) private func share(_ chord: Meters, to p: TrackPoint, into decided: inout [Meters]) {
         let n = raw.count
         if stale { decided.append(chord); return }
         let total = raw.reduce(0, +)

@@ -32,7 +32,7 @@ struct LiveOptimisticTail: Sendable {
         }
         // In place (`run!`), so that no copy of the stage is made per fix.
         run!.storage.borrow(decided.storage)
-        run!.accept(LiveStep(point: p, distance: length, windowedSpeed: 0), vehicle: false)
+        run!.accept(LiveStep(point: p, distance: length, windowedSpeed: .nan), vehicle: false)   // not known yet
         run!.storage.release()
         work += 1
     }
@@ -61,7 +61,7 @@ struct LiveOptimisticTail: Sendable {
         stage.storage.borrow(decided.storage)
         for p in provisional {
             vehicles.append(p, into: &probe)
-            stage.accept(LiveStep(point: p, distance: vehicles.lastLength, windowedSpeed: 0), vehicle: false)
+            stage.accept(LiveStep(point: p, distance: vehicles.lastLength, windowedSpeed: .nan), vehicle: false)
         }
         vehicles.finish(into: &probe)
         guard !probe.vehicle else { return nil }

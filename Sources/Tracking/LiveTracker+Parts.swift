@@ -86,8 +86,9 @@ struct LivePartStage: Sendable {
     /// Fixes received but not handed on.
     var undecided: Int { last + 1 - emitted }
 
-    private func time(_ i: Int) -> EpochSeconds { steps[i - base].point.time }
-    private func point(_ i: Int) -> TrackPoint { steps[i - base].point }
+    // Inlined: a call copied the whole stage (288 bytes) on every use in a mutating method.
+    @inline(__always) private func time(_ i: Int) -> EpochSeconds { steps[i - base].point.time }
+    @inline(__always) private func point(_ i: Int) -> TrackPoint { steps[i - base].point }
 
     /// Makes this copy (a snapshot's) write what it adds apart from the steps it shares with the
     /// tracker's stage, so that it never copies them (record 0161).
@@ -196,7 +197,9 @@ struct LivePartStage: Sendable {
 
     /// Labels windows whose context is complete (or all, once the part is closed).
     private mutating func labelWindows() {
-        guard let classifier else { return }
+        // Not `guard let`: binding copies the classifier (a retain of each of its arrays) on
+        // every fix, and only a window with evidence needs it (record 0162).
+        guard classifier != nil else { return }
         let context = ActivityClassifier.evidenceWindows, wide = ActivityClassifier.wideContextWindows
         while labelled < windowCount && (closed || windowCount > labelled + wide) {
             let k = labelled
@@ -204,7 +207,7 @@ struct LivePartStage: Sendable {
             let evidence = (max(0, k - context)...min(windowCount - 1, k + context)).contains { windows[$0 - windowsBase].evidence }
                 || (partAfterVehicle && k < context) || (closedByVehicle && k >= windowCount - context)
             var label = false   // without evidence, `classify` gives a foot, cycle or stationary label
-            if evidence {
+            if evidence, let classifier {
                 let lo = max(0, k - wide), hi = min(windowCount - 1, k + wide)
                 let near = (lo...hi).map { features($0) }
                 let vector = ActivityClassifier.vector(at: k - lo, in: near)

@@ -92,8 +92,9 @@ struct LiveBestEffort: Sendable, Equatable {
         self.length = length
     }
 
-    /// Takes the profile's newest entry into account.
-    mutating func advance<S: LiveProfileStorage>(_ p: S) {
+    /// Takes the profile's newest entry into account (inlined into the totals' loop over the
+    /// efforts: the call and its reloads of the storage were a measurable part of each fix).
+    @inline(__always) mutating func advance<S: LiveProfileStorage>(_ p: S) {
         let n = p.count, total = p.distance(n - 1)
         // Windows starting at a fix, ending the first moment the distance reaches start + length.
         while i < n {

@@ -16,6 +16,8 @@ struct LiveRunStage<Storage: LiveProfileStorage>: LiveSegmentSink {
     private(set) var committed: LiveTotals?
     /// Segments accepted with the vehicle flag (what invalidates an optimistic tail).
     private(set) var vehicleSegments = 0
+    /// A leading vehicle part was skipped (the run does not start at the first cleaned fix).
+    private var leadingCut = false
 
     init(configuration: MetricsConfiguration, effortDistances: [Meters], storage: Storage) {
         self.configuration = configuration
@@ -36,6 +38,7 @@ struct LiveRunStage<Storage: LiveProfileStorage>: LiveSegmentSink {
         totals = other.totals
         committed = other.committed
         vehicleSegments = other.vehicleSegments
+        leadingCut = other.leadingCut
     }
 
     /// Segments held in the totals until auto-pause decides them.
@@ -47,18 +50,22 @@ struct LiveRunStage<Storage: LiveProfileStorage>: LiveSegmentSink {
         case .empty:
             phase = .leading(step.point)
         case .leading(let q):
-            guard !vehicle else { phase = .leading(step.point); return }
+            guard !vehicle else { phase = .leading(step.point); leadingCut = true; return }
             start(q)
-            totals!.add(step.point, length: step.distance, vehicle: false, configuration: configuration, storage: &storage)
+            totals!.add(step.point, length: step.distance, vehicle: false, windowedSpeed: step.windowedSpeed,
+                        storage: &storage)
         case .running:
-            if vehicle { if committed == nil { committed = totals } } else { committed = nil }
-            totals!.add(step.point, length: step.distance, vehicle: vehicle, configuration: configuration, storage: &storage)
+            // Tested before writing: assigning nil writes the whole (large) optional each fix.
+            if vehicle { if committed == nil { committed = totals } } else if committed != nil { committed = nil }
+            totals!.add(step.point, length: step.distance, vehicle: vehicle, windowedSpeed: step.windowedSpeed,
+                        storage: &storage)
         }
     }
 
     private mutating func start(_ q: TrackPoint) {
         phase = .running
-        totals = LiveTotals(first: q, configuration: configuration, effortDistances: effortDistances, storage: &storage)
+        totals = LiveTotals(first: q, leadingCut: leadingCut, configuration: configuration, effortDistances: effortDistances,
+                            storage: &storage)
     }
 
     /// The totals of the run as if it ended now (a lone fix starts one). Only for a copy: the
@@ -67,7 +74,7 @@ struct LiveRunStage<Storage: LiveProfileStorage>: LiveSegmentSink {
         if case .leading(let q) = phase { start(q) }
         guard var result = committed ?? totals else { return nil }
         storage.truncate(count: result.profileCount, splits: result.splits.count)
-        result.finish(configuration: configuration, storage: &storage)
+        result.finish(storage: &storage)
         return result
     }
 }

@@ -5,7 +5,8 @@ public struct LiveStep: Sendable, Equatable {
     public var point: TrackPoint
     /// `Geodesy.localDistance` from the previous cleaned fix in metres, ≥ 0 (0 for the first).
     public var distance: Meters
-    /// The segment's windowed speed (`Track.windowedSpeeds`, record 0130) in m/s, ≥ 0 (0 for the first).
+    /// The segment's windowed speed (`Track.windowedSpeeds`, record 0130) in m/s, ≥ 0 (0 for the
+    /// first fix; NaN in steps handed on before it is known, which only the optimistic tail does).
     public var windowedSpeed: Double
 }
 
@@ -101,12 +102,12 @@ struct LiveVehicleStage: Sendable {
         trim()
     }
 
-    /// The undecided segments (`undecided` of them), oldest first; their windowed speed is 0 when
-    /// it is not known yet.
+    /// The undecided segments (`undecided` of them), oldest first; their windowed speed is NaN
+    /// when it is not known yet (so that auto-pause computes its own, record 0162).
     func forEachUndecided(_ body: (LiveStep) -> Void) {
         parts.forEachUndecided(body)
         for step in held { body(step) }
-        for s in next..<max(next, count) { body(LiveStep(point: fix(s), distance: lengths[s - base], windowedSpeed: 0)) }
+        for s in next..<max(next, count) { body(LiveStep(point: fix(s), distance: lengths[s - base], windowedSpeed: .nan)) }
     }
 
     /// Makes this copy (a snapshot's) add its steps apart from the tracker's (`LivePartStage.detach`).
