@@ -58,7 +58,11 @@ extension Track {
     }
 
     /// `isSpike` taking the distances `distances` holds and filling in those it computes (the
-    /// same arithmetic: speed = distance ÷ time, as `speed`).
+    /// same arithmetic: speed = distance ÷ time, as `speed`). `p` is a spike when the way in and
+    /// out of it is too fast or accelerates too hard, unless the straight line from `last` to
+    /// `next` is itself too fast (then `p` is on a real fast stretch). The in and out speeds are
+    /// tested first: most fixes fail that test, and then `lastToNext` is never needed (a
+    /// streaming cleaner has `lastToP` already, so one distance per kept fix; record 0162).
     static func isSpike(_ last: TrackPoint, _ p: TrackPoint, _ next: TrackPoint, configuration: MetricsConfiguration,
                         distances d: inout SpikeDistances) -> Bool {
         func speed(_ known: inout Meters?, _ a: TrackPoint, _ b: TrackPoint) -> Double {
@@ -67,10 +71,10 @@ extension Track {
             known = m
             return m / (b.time - a.time)
         }
-        guard speed(&d.lastToNext, last, next) <= configuration.maxSpeed else { return false }
         let vIn = speed(&d.lastToP, last, p), vOut = speed(&d.pToNext, p, next)
-        if vIn > configuration.maxSpeed && vOut > configuration.maxSpeed { return true }
-        return abs(vOut - vIn) / ((next.time - last.time) / 2) > configuration.maxAcceleration
+        let jumps = (vIn > configuration.maxSpeed && vOut > configuration.maxSpeed)
+            || abs(vOut - vIn) / ((next.time - last.time) / 2) > configuration.maxAcceleration
+        return jumps && speed(&d.lastToNext, last, next) <= configuration.maxSpeed
     }
 
     /// Straight-line speed from `a` to `b` in m/s (`Geodesy.localDistance` ÷ time; b after a).
