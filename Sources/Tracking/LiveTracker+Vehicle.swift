@@ -6,7 +6,10 @@ public struct LiveStep: Sendable, Equatable {
     /// `Geodesy.localDistance` from the previous cleaned fix in metres, ≥ 0 (0 for the first).
     public var distance: Meters
     /// The segment's windowed speed (`Track.windowedSpeeds`, record 0130) in m/s, ≥ 0 (0 for the
-    /// first fix; NaN in steps handed on before it is known, which only the optimistic tail does).
+    /// first fix; NaN in steps handed on before it is known, which only the optimistic tail does),
+    /// for comparing with `vehicleSpeed`, `pauseSpeed` and `resumeSpeed` only: it is exact near
+    /// them and elsewhere may be off by a fraction of a per cent, on the same side of each
+    /// (`ChordSpeedFilter`, record 0166).
     public var windowedSpeed: Double
 }
 
@@ -62,12 +65,16 @@ struct LiveVehicleStage: Sendable {
     private var lastVehicleEnd: EpochSeconds?
     /// Segments seen, for the work count.
     private(set) var work = 0
+    /// The windowed speeds (their chords) as the readers compare them (record 0166).
+    private var chordSpeed: ChordSpeedFilter
     /// Length in metres of the newest fix's segment (`Geodesy.localDistance` from the fix
     /// before; 0 for the first fix).
     private(set) var lastLength: Meters = 0
 
     init(configuration: MetricsConfiguration, classifier: ActivityClassifier?) {
         self.configuration = configuration
+        chordSpeed = ChordSpeedFilter(thresholds: [configuration.vehicleSpeed, configuration.pauseSpeed,
+                                                   configuration.resumeSpeed])
         parts = LivePartStage(classifier: configuration.classifyActivities ? classifier ?? .default : nil,
                               minVehicleDuration: configuration.vehicleClassifierMinDuration,
                               vehicleSpeed: configuration.vehicleSpeed, minFast: configuration.vehicleClassifierMinFast)
@@ -127,7 +134,7 @@ struct LiveVehicleStage: Sendable {
     private mutating func annotate<S: LiveSegmentSink>(_ s: Int, windowEnd b: Int, into sink: inout S) {
         let h = configuration.vehicleWindowHalfWidth
         while windowStart + 1 <= s - 1 && fix(s - 1).time - fix(windowStart + 1).time >= h { windowStart += 1 }
-        let step = LiveStep(point: fix(s), distance: lengths[s - base], windowedSpeed: Track.speed(fix(windowStart), fix(b)))
+        let step = LiveStep(point: fix(s), distance: lengths[s - base], windowedSpeed: chordSpeed.speed(fix(windowStart), fix(b)))
         decide(step, dropout: Track.isVehicleDropout(fix(s - 1), fix(s), configuration: configuration), into: &sink)
     }
 
