@@ -164,7 +164,7 @@ struct LivePartStage: Sendable {
     }
 
     /// Settles the forming window once no later fix can extend it (see the type's comment).
-    private mutating func settleWindows() {
+    @inline(__always) private mutating func settleWindows() {
         while true {
             let a = windowStart
             if scan <= a { scan = a + 1 }
@@ -196,7 +196,7 @@ struct LivePartStage: Sendable {
     }
 
     /// Labels windows whose context is complete (or all, once the part is closed).
-    private mutating func labelWindows() {
+    @inline(__always) private mutating func labelWindows() {
         // Not `guard let`: binding copies the classifier (a retain of each of its arrays) on
         // every fix, and only a window with evidence needs it (record 0162).
         guard classifier != nil else { return }
@@ -221,7 +221,7 @@ struct LivePartStage: Sendable {
 
     /// Labels segments in order while their label is known: a window's, or for a gap segment
     /// (a step longer than maxGap) the label before it, else the part's first label.
-    private mutating func labelSegments<S: LiveSegmentSink>(into sink: inout S) {
+    @inline(__always) private mutating func labelSegments<S: LiveSegmentSink>(into sink: inout S) {
         while frontier <= last {
             let s = frontier
             let label: Bool
@@ -273,7 +273,7 @@ struct LivePartStage: Sendable {
         }
     }
 
-    private mutating func emit<S: LiveSegmentSink>(_ i: Int, vehicle: Bool, into sink: inout S) {
+    @inline(__always) private mutating func emit<S: LiveSegmentSink>(_ i: Int, vehicle: Bool, into sink: inout S) {
         precondition(i == emitted, "LivePartStage: segment \(i) handed on out of order (expected \(emitted))")
         sink.accept(steps[i - base],
                     vehicle: vehicle)
@@ -281,7 +281,7 @@ struct LivePartStage: Sendable {
     }
 
     /// Drops fixes and windows nothing can need again (amortised O(1): only when half is dead).
-    private mutating func trim() {
+    @inline(__always) private mutating func trim() {
         var keep = min(last, emitted - 1)
         if partOpen {
             keep = min(keep, windowStart, frontier - 1)

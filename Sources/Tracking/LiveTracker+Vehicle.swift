@@ -47,8 +47,8 @@ struct LiveVehicleStage: Sendable {
     let configuration: MetricsConfiguration
     private(set) var parts: LivePartStage
     /// Fixes some window may still need: global index i is at i − base.
-    private var fixes: [TrackPoint] = []
-    private var lengths: [Meters] = []
+    /// Each with its segment's length; the windowed speed is NaN here (one array: record 0166).
+    private var fixes: [LiveStep] = []
     private var base = 0
     /// Fixes appended, the next segment whose windowed speed is not known, and its window.
     private var count = 0, next = 1, windowStart = 0, windowEnd = 0
@@ -83,16 +83,15 @@ struct LiveVehicleStage: Sendable {
     /// Cleaned fixes waiting for a decision (here or in the classifier stage).
     var undecided: Int { count - next + held.count + parts.undecided }
 
-    private func fix(_ i: Int) -> TrackPoint { fixes[i - base] }
+    @inline(__always) private func fix(_ i: Int) -> TrackPoint { fixes[i - base].point }
 
     /// Adds the next cleaned fix; `length`, when given, is `Geodesy.localDistance` from the
     /// previous cleaned fix to it (the cleaner's, the same bits), else it is computed here.
     mutating func append<S: LiveSegmentSink>(_ p: TrackPoint, length: Meters? = nil, into sink: inout S) {
         work += 1
-        let d = fixes.last.map { q in length ?? Geodesy.localDistance(latitude1: q.latitude, longitude1: q.longitude,
+        let d = fixes.last.map { q in length ?? Geodesy.localDistance(latitude1: q.point.latitude, longitude1: q.point.longitude,
                                                                       latitude2: p.latitude, longitude2: p.longitude) } ?? 0
-        fixes.append(p)
-        lengths.append(d)
+        fixes.append(LiveStep(point: p, distance: d, windowedSpeed: .nan))
         lastLength = d
         count += 1
         guard count > 1 else {
@@ -114,7 +113,7 @@ struct LiveVehicleStage: Sendable {
     func forEachUndecided(_ body: (LiveStep) -> Void) {
         parts.forEachUndecided(body)
         for step in held { body(step) }
-        for s in next..<max(next, count) { body(LiveStep(point: fix(s), distance: lengths[s - base], windowedSpeed: .nan)) }
+        for s in next..<max(next, count) { body(fixes[s - base]) }
     }
 
     /// Makes this copy (a snapshot's) add its steps apart from the tracker's (`LivePartStage.detach`).
@@ -134,13 +133,14 @@ struct LiveVehicleStage: Sendable {
     private mutating func annotate<S: LiveSegmentSink>(_ s: Int, windowEnd b: Int, into sink: inout S) {
         let h = configuration.vehicleWindowHalfWidth
         while windowStart + 1 <= s - 1 && fix(s - 1).time - fix(windowStart + 1).time >= h { windowStart += 1 }
-        let step = LiveStep(point: fix(s), distance: lengths[s - base], windowedSpeed: chordSpeed.speed(fix(windowStart), fix(b)))
+        var step = fixes[s - base]
+        step.windowedSpeed = chordSpeed.speed(fix(windowStart), fix(b))
         decide(step, dropout: Track.isVehicleDropout(fix(s - 1), fix(s), configuration: configuration), into: &sink)
     }
 
     /// The speed rule on the next segment (`Track.vehicleSpeedRule`); `dropout`: the segment is a
     /// dropout a vehicle crossed (`Track.isVehicleDropout`).
-    private mutating func decide<S: LiveSegmentSink>(_ step: LiveStep, dropout: Bool, into sink: inout S) {
+    @inline(__always) private mutating func decide<S: LiveSegmentSink>(_ step: LiveStep, dropout: Bool, into sink: inout S) {
         let before = lastTime, time = step.point.time
         lastTime = time
         if step.windowedSpeed > configuration.vehicleSpeed || dropout {
@@ -168,18 +168,17 @@ struct LiveVehicleStage: Sendable {
         parts.accept(step, flagged: false, into: &sink)
     }
 
-    private mutating func release<S: LiveSegmentSink>(flagged: Bool, into sink: inout S) {
+    @inline(__always) private mutating func release<S: LiveSegmentSink>(flagged: Bool, into sink: inout S) {
         guard !held.isEmpty else { return }   // the common case; removeAll is not free
         for step in held { parts.accept(step, flagged: flagged, into: &sink) }
         held.removeAll(keepingCapacity: true)
     }
 
     /// Drops fixes no window can reach again, once they are most of the storage.
-    private mutating func trim() {
+    @inline(__always) private mutating func trim() {
         let drop = min(windowStart, next - 1) - base
         guard drop >= 64, drop * 2 >= fixes.count else { return }
         fixes.removeFirst(drop)
-        lengths.removeFirst(drop)
         base += drop
     }
 }
