@@ -27,6 +27,37 @@ struct GeodesySincosTests {
         return (north * north + east * east).squareRoot()
     }
 
+    /// libm's own `sincos`, looked up at run time (Swift's Glibc module does not import the GNU
+    /// extension): what a release build calls in `localDistance`.
+    typealias SinCos = @convention(c) (Double, UnsafeMutablePointer<Double>, UnsafeMutablePointer<Double>) -> Void
+    static let libmSincos: SinCos? = {
+        #if canImport(Glibc)
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "sincos") else { return nil }   // RTLD_DEFAULT
+        return unsafeBitCast(symbol, to: SinCos.self)
+        #else
+        return nil
+        #endif
+    }()
+
+    /// The assumption of record 0162 checked on the machine that runs the tests, in any build:
+    /// libm's `sincos` gives exactly the bits of its `sin` and `cos`. If this fails here, drop
+    /// `-fno-math-errno` from the Tracking target (Package.swift).
+    @Test("libm's sincos gives sin's and cos's bits", .enabled(if: libmSincos != nil, "libm has no sincos here"))
+    func libmAgrees() throws {
+        let sincos = try #require(Self.libmSincos)
+        var rng = SeededGenerator(seed: 1662)
+        var s = 0.0, c = 0.0, mismatches = 0
+        // Every 1e-4° of latitude as localDistance's radians, then random angles in [−π/2, π/2].
+        var angles = stride(from: -90.0, through: 90.0, by: 1e-4).map { $0 * Double.pi / 180 }
+        angles += (0..<1_000_000).map { _ in Double.random(in: -Double.pi / 2...Double.pi / 2, using: &rng) }
+        for x in angles {
+            sincos(x, &s, &c)
+            if s.bitPattern != sin(x).bitPattern || c.bitPattern != cos(x).bitPattern { mismatches += 1 }
+        }
+        #expect(angles.count >= 2_800_000)
+        #expect(mismatches == 0, "\(mismatches) angles where sincos differs from sin and cos")
+    }
+
     @Test("bit for bit the separate sin and cos over a dense sweep of latitudes and random steps")
     func sweep() {
         var rng = SeededGenerator(seed: 162)
