@@ -20,8 +20,9 @@ struct LiveTotals: Sendable {
     /// Segments appended and not yet in the totals (from `waitingHead` on): their end fix and
     /// vehicle flag; `steps` and `flags` (same indices) grow as the jitter spread and auto-pause
     /// decide them, so a segment is added once both reach it. Dropped from the front in bulk.
-    private var waitingPoints: [TrackPoint] = []
-    private var waitingVehicle: [Bool] = []
+    private var waiting: [Waiting] = []
+    /// A waiting segment: its end fix and vehicle flag (one array, one append per fix).
+    private struct Waiting: Sendable { var point: TrackPoint, vehicle: Bool }
     private var steps: [Meters] = []
     private var flags: [Bool] = []
     private var waitingHead = 0
@@ -75,7 +76,7 @@ struct LiveTotals: Sendable {
     }
 
     /// Segments appended whose moving flag is not decided yet.
-    var undecided: Int { waitingPoints.count - waitingHead }
+    var undecided: Int { waiting.count - waitingHead }
 
     /// The segment from `newest` to `p`, `length` metres long (`Geodesy.localDistance`), with
     /// its vehicle flag and its windowed speed in m/s (`LiveStep.windowedSpeed`; NaN when not known).
@@ -85,13 +86,12 @@ struct LiveTotals: Sendable {
         // before the run's first fix: for segment s, once fix s − 1 is a half-width after it.
         let shared = sharesVehicleWindow && (!leadingCut || newest.time - first.time >= pause.halfWidth)
         newest = p
-        waitingPoints.append(p)
-        waitingVehicle.append(vehicle)
+        waiting.append(Waiting(point: p, vehicle: vehicle))
         jitter.append(p, length: length, into: &steps)
         pause.append(p, windowedSpeed: shared ? windowedSpeed : .nan, into: &flags)
         addDecided(storage: &storage)
-        if waitingHead >= 32 && waitingHead * 2 >= waitingPoints.count {
-            waitingPoints.removeFirst(waitingHead); waitingVehicle.removeFirst(waitingHead)
+        if waitingHead >= 32 && waitingHead * 2 >= waiting.count {
+            waiting.removeFirst(waitingHead)
             steps.removeFirst(waitingHead); flags.removeFirst(waitingHead)
             waitingHead = 0
         }
@@ -101,7 +101,7 @@ struct LiveTotals: Sendable {
     mutating func finish<S: LiveProfileStorage>(storage: inout S) {
         jitter.pending(into: &steps)
         flags += pause.pendingFlags()
-        precondition(steps.count == waitingPoints.count && flags.count == waitingPoints.count,
+        precondition(steps.count == waiting.count && flags.count == waiting.count,
                      "LiveTotals: pending steps or flags do not cover the \(undecided) waiting segments")
         addDecided(storage: &storage)
     }
@@ -111,7 +111,7 @@ struct LiveTotals: Sendable {
         while waitingHead < min(steps.count, flags.count) {
             let i = waitingHead
             waitingHead += 1
-            add(waitingPoints[i], step: steps[i], moving: flags[i], vehicle: waitingVehicle[i], storage: &storage)
+            add(waiting[i].point, step: steps[i], moving: flags[i], vehicle: waiting[i].vehicle, storage: &storage)
         }
     }
 
