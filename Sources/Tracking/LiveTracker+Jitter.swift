@@ -10,9 +10,14 @@ import RunusCore
 struct LiveJitterSpread: Sendable {
     let spreadLimit: Seconds
     private var filter: JitterFilter
-    /// The last anchor and the newest fix.
-    private var anchor: TrackPoint
-    private var newest: TrackPoint
+    /// The last anchor and the newest fix: time (s) and position (degrees) only (copying whole
+    /// fixes, with their optional fields, was a measurable part of each fix: record 0163).
+    private var anchor: Fix
+    private var newest: Fix
+    private struct Fix: Sendable {
+        var time: EpochSeconds, latitude: Double, longitude: Double
+        init(_ p: TrackPoint) { time = p.time; latitude = p.latitude; longitude = p.longitude }
+    }
     /// Raw lengths (m) of the undecided steps after the anchor; while `stale` (the anchor is
     /// more than `spreadLimit` seconds old) only the newest step waits, and its raw length is
     /// not needed.
@@ -23,8 +28,8 @@ struct LiveJitterSpread: Sendable {
         self.spreadLimit = spreadLimit
         filter = JitterFilter(radius: radius)
         _ = filter.append(latitude: first.latitude, longitude: first.longitude)
-        anchor = first
-        newest = first
+        anchor = Fix(first)
+        newest = anchor
     }
 
     /// Steps appended whose distance is not decided yet.
@@ -37,15 +42,21 @@ struct LiveJitterSpread: Sendable {
     mutating func append(_ p: TrackPoint, length step: Meters, into decided: inout [Meters]) {
         let chord = filter.append(latitude: p.latitude, longitude: p.longitude, previousLatitude: newest.latitude,
                                   previousLongitude: newest.longitude, distance: step)
-        newest = p
+        newest = Fix(p)
+        if chord > 0 && !stale && raw.isEmpty {
+            // The common case: the step is its own anchor's whole chord (`share` of one step).
+            decided.append(chord)
+            anchor = newest
+            return
+        }
         if stale {
             decided.append(0)   // the step before waited only in case the run ended there
             clearRaw()
         }
         raw.append(step)
         if chord > 0 {
-            share(chord, to: p, into: &decided)
-            anchor = p
+            share(chord, to: newest, into: &decided)
+            anchor = newest
             clearRaw()
             stale = false
         } else if !stale && p.time - anchor.time > spreadLimit {
@@ -67,7 +78,7 @@ struct LiveJitterSpread: Sendable {
     /// `append(_:length:into:)` with the step's length computed and the decided steps returned.
     mutating func append(_ p: TrackPoint) -> [Meters] {
         var decided: [Meters] = []
-        append(p, length: Self.length(newest, p), into: &decided)
+        append(p, length: Self.length(newest, Fix(p)), into: &decided)
         return decided
     }
 
@@ -80,7 +91,7 @@ struct LiveJitterSpread: Sendable {
 
     /// `spreadSteps`'s `share` of `chord` over the waiting steps, ending at `p` (inlined: a call
     /// copied the whole spread state on every fix).
-    @inline(__always) private func share(_ chord: Meters, to p: TrackPoint, into decided: inout [Meters]) {
+    @inline(__always) private func share(_ chord: Meters, to p: Fix, into decided: inout [Meters]) {
         let n = raw.count
         if stale { decided.append(chord); return }
         let total = raw.reduce(0, +)
@@ -96,7 +107,7 @@ struct LiveJitterSpread: Sendable {
     /// the one or two steps it usually holds).
     private mutating func clearRaw() { while !raw.isEmpty { raw.removeLast() } }
 
-    private static func length(_ a: TrackPoint, _ b: TrackPoint) -> Meters {
+    private static func length(_ a: Fix, _ b: Fix) -> Meters {
         Geodesy.localDistance(latitude1: a.latitude, longitude1: a.longitude, latitude2: b.latitude, longitude2: b.longitude)
     }
 }

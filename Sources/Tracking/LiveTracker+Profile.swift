@@ -13,8 +13,16 @@ protocol LiveProfileStorage {
     mutating func truncate(count: Int, splits: Int)
 }
 
+/// A storage a replayed snapshot can read its record back from.
+protocol LiveSnapshotStorage: LiveProfileStorage {
+    /// The first `count` profile entries, as a batch profile.
+    func profile(count: Int) -> DistanceProfile
+    /// The first `count` splits.
+    func splits(count: Int) -> [Split]
+}
+
 /// The decided profile: cleaned fixes of the run so far, and the splits finished on them.
-struct LiveProfileArrays: LiveProfileStorage, Sendable {
+struct LiveProfileArrays: LiveSnapshotStorage, Sendable {
     var times: [EpochSeconds] = []
     var distances: [Meters] = []
     var moving: [Bool] = []
@@ -31,11 +39,25 @@ struct LiveProfileArrays: LiveProfileStorage, Sendable {
         times.removeLast(times.count - n); distances.removeLast(distances.count - n); moving.removeLast(moving.count - n)
         splits.removeLast(splits.count - k)
     }
+
+    func profile(count n: Int) -> DistanceProfile {
+        DistanceProfile(times: Array(times.prefix(n)), distances: Array(distances.prefix(n)), moving: Array(moving.prefix(n)))
+    }
+
+    func splits(count n: Int) -> [Split] { Array(splits.prefix(n)) }
+
+    /// Makes room for `extra` more entries, copying the arrays once if they are shared (a
+    /// snapshot's contiguous copy of the decided profile, record 0163).
+    mutating func reserve(extra: Int) {
+        times.reserveCapacity(times.count + extra)
+        distances.reserveCapacity(distances.count + extra)
+        moving.reserveCapacity(moving.count + extra)
+    }
 }
 
 /// The first `baseCount` entries (and `baseSplits` splits) of `base`, read-only, then what a
 /// snapshot adds.
-struct LiveProfileOverlay: LiveProfileStorage {
+struct LiveProfileOverlay: LiveSnapshotStorage {
     let base: LiveProfileArrays
     private var baseCount: Int, baseSplits: Int
     var extra = LiveProfileArrays()
@@ -86,6 +108,9 @@ struct LiveBestEffort: Sendable, Equatable {
     private(set) var best = Double.infinity
     /// Pointer moves, for the work count.
     private(set) var work = 0
+    /// The start-anchored loop's last target (m): distance(i) + length, which exceeded the total
+    /// when it stopped there; −∞ when the loop stopped for another reason.
+    private var startTarget = -Double.infinity
 
     init(length: Meters) {
         precondition(length > 0, "LiveBestEffort: distance must be positive, got \(length)")
@@ -95,31 +120,45 @@ struct LiveBestEffort: Sendable, Equatable {
     /// Takes the profile's newest entry into account (inlined into the totals' loop over the
     /// efforts: the call and its reloads of the storage were a measurable part of each fix).
     @inline(__always) mutating func advance<S: LiveProfileStorage>(_ p: S) {
-        let n = p.count, total = p.distance(n - 1)
+        let n = p.count
+        advance(p, count: n, total: p.distance(n - 1), first: p.distance(0), newestTime: p.time(n - 1))
+    }
+
+    /// `advance(_:)` given the loads every effort shares: the profile's `count` (≥ 1), its last
+    /// and first cumulative distances (m) and its last time (s). Most fixes move no pointer: the
+    /// start-anchored loop is skipped while the distance has not reached its cached target, and
+    /// the end-anchored window reads only the entry after its start pointer (record 0163).
+    @inline(__always) mutating func advance<S: LiveProfileStorage>(_ p: S, count n: Int, total: Meters, first: Meters,
+                                                                 newestTime: EpochSeconds) {
         // Windows starting at a fix, ending the first moment the distance reaches start + length.
-        while i < n {
-            let target = p.distance(i) + length
-            if target > total { break }
-            if j <= i { j = i + 1 }
-            while p.distance(j) < target { j += 1; work += 1 }
-            // The window ends at or after fix j − 1 (the interpolation adds a non-negative part
-            // of the step), so it cannot beat `best` when even that is `skipMargin` slower.
-            if p.time(j - 1) - p.time(i) <= best + Self.skipMargin {
-                best = min(best, Self.interpolate(p, j - 1, j, target) - p.time(i))
+        // `startTarget` is the loop's last `target`, which broke it (i unchanged since); the loop
+        // would break at once again while it is still > total (the same comparison).
+        if !(startTarget > total) {
+            startTarget = -.infinity
+            while i < n {
+                let target = p.distance(i) + length
+                if target > total { startTarget = target; break }
+                if j <= i { j = i + 1 }
+                while p.distance(j) < target { j += 1; work += 1 }
+                // The window ends at or after fix j − 1 (the interpolation adds a non-negative part
+                // of the step), so it cannot beat `best` when even that is `skipMargin` slower.
+                if p.time(j - 1) - p.time(i) <= best + Self.skipMargin {
+                    best = min(best, Self.interpolate(p, j - 1, j, target) - p.time(i))
+                }
+                i += 1; work += 1
             }
-            i += 1; work += 1
         }
         // The window ending at the newest fix, starting the last moment at newest − length.
         let jn = n - 1
-        let target = p.distance(jn) - length
-        guard target >= p.distance(0) else { return }
+        let target = total - length
+        guard target >= first else { return }
         while k + 1 < n && p.distance(k + 1) <= target { k += 1; work += 1 }
         if k + 1 < n && k + 1 <= jn {
             // The window starts at or before fix k + 1 (the interpolation stays within the step).
-            guard p.time(jn) - p.time(k + 1) <= best + Self.skipMargin else { return }
-            best = min(best, p.time(jn) - Self.interpolate(p, k, k + 1, target))
+            guard newestTime - p.time(k + 1) <= best + Self.skipMargin else { return }
+            best = min(best, newestTime - Self.interpolate(p, k, k + 1, target))
         } else {
-            best = min(best, p.time(jn) - p.time(k))
+            best = min(best, newestTime - p.time(k))
         }
     }
 

@@ -79,7 +79,17 @@ public struct LiveTracker: Sendable {
 
     /// The snapshot by replaying the tail through copies of the stages.
     func replayedSnapshot() -> LiveMetrics {
-        var tail = decidedTail()
+        copiesHistory ? replayedSnapshot(contiguous: true) : replayedSnapshot(contiguous: false)
+    }
+
+    /// `replayedSnapshot()` with the decided profile copied into one storage (`contiguous`) or
+    /// read through an overlay; the same record either way (tested).
+    func replayedSnapshot(contiguous: Bool) -> LiveMetrics {
+        contiguous ? replayedSnapshot(decidedTail(contiguousHistory())) : replayedSnapshot(decidedTail(overlaidHistory()))
+    }
+
+    private func replayedSnapshot<S: LiveSnapshotStorage>(_ tail: Downstream<S>) -> LiveMetrics {
+        var tail = tail
         let totals = tail.run.finish()
         let count = totals?.splits.count ?? 0
         return LiveMetrics(totals: totals, splits: tail.run.storage.splits(count: count), weightKg: weightKg,
@@ -89,10 +99,38 @@ public struct LiveTracker: Sendable {
     /// Cumulative distance against time so far (as `RunMetrics.profile`). O(run): for a finish
     /// line crossed, not for every fix.
     public func profile() -> DistanceProfile {
-        var tail = decidedTail()
+        copiesHistory ? profile(decidedTail(contiguousHistory())) : profile(decidedTail(overlaidHistory()))
+    }
+
+    private func profile<S: LiveSnapshotStorage>(_ tail: Downstream<S>) -> DistanceProfile {
+        var tail = tail
         let n = tail.run.finish()?.profileCount ?? 0
         return tail.run.storage.profile(count: n)
     }
+
+    /// Whether a replayed snapshot copies the decided profile into one contiguous storage
+    /// instead of reading it through an overlay (`LiveProfileOverlay`, whose every read
+    /// branches between the two; a replayed fix's totals cost about twice as many instructions
+    /// through it, record 0163): when the decided entries are at most `historyCopyFactor` times
+    /// the undecided tail, so that the copy (a few bytes per entry) stays O(tail) and a snapshot
+    /// after every fix of a long run still costs the tail's replay, not the run's.
+    var copiesHistory: Bool { decidedEntries <= Self.historyCopyFactor * undecided }
+
+    /// Decided profile entries (the run's cleaned fixes in the totals so far).
+    var decidedEntries: Int { downstream.run.storage.count }
+
+    /// Decided profile entries copied per undecided fix at most, ≥ 0 (record 0163).
+    static let historyCopyFactor = 4
+
+    /// The decided profile in one storage with room for the tail (one copy of its arrays).
+    private func contiguousHistory() -> LiveProfileArrays {
+        var history = downstream.run.storage
+        history.reserve(extra: undecided + 1)
+        return history
+    }
+
+    /// The decided profile read-only, the tail's entries apart.
+    private func overlaidHistory() -> LiveProfileOverlay { LiveProfileOverlay(base: downstream.run.storage) }
 
     /// Fixes whose part of the record is not decided yet (cleaning's and the vehicle stage's
     /// tail): what a snapshot recomputes. Bounded by the stages' holding times, not by the run.
@@ -110,9 +148,8 @@ public struct LiveTracker: Sendable {
     var optimisticWork: Int { downstream.optimistic?.work ?? 0 }
 
     /// The stages copied, with the tail decided as if the run ended now.
-    private func decidedTail() -> Downstream<LiveProfileOverlay> {
-        var tail = Downstream(vehicles: downstream.vehicles,
-                              run: LiveRunStage(copying: downstream.run, storage: LiveProfileOverlay(base: downstream.run.storage)))
+    private func decidedTail<S: LiveSnapshotStorage>(_ storage: S) -> Downstream<S> {
+        var tail = Downstream(vehicles: downstream.vehicles, run: LiveRunStage(copying: downstream.run, storage: storage))
         tail.vehicles.detach()
         for p in cleaner.provisional { tail.accept(cleaned: p) }
         tail.vehicles.finish(into: &tail.run)
