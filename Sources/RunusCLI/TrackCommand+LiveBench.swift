@@ -9,7 +9,8 @@ extension TrackCommand {
     /// (a) appending every fix and one snapshot at the end, without and with the optimistic tail
     /// (record 0160), (b) a snapshot after every fix (a live screen updated each second) with
     /// it, and (c) the same without best efforts (what a race tracker keeps). Prints JSON.
-    static func benchLive(_ paths: [String], runs: Int) throws -> String {
+    /// `appendOnly`: (a) without the optimistic tail alone, so that a profiler sees only it.
+    static func benchLive(_ paths: [String], runs: Int, appendOnly: Bool = false) throws -> String {
         var tracks: [Track] = []
         for path in paths {
             var bytes = try TrackFiles.bytes(path)
@@ -44,23 +45,27 @@ extension TrackCommand {
             }
             return times.sorted()[times.count / 2]
         }
-        let appendOnly = median(snapshotEvery: false, optimistic: false)
+        let append = median(snapshotEvery: false, optimistic: false)
         let distance = checksum
+        let common: [String: JSONValue] = [
+            "files": .number(Double(paths.count)), "points": .number(Double(points)), "runs": .number(Double(runs)),
+            "append_median_s": .number(append), "append_points_per_s": .number(Double(points) / append),
+            "distance_sum_m": .number(distance),
+        ]
+        if appendOnly { return JSONWriter.string(.object(common)) }
         let appendOptimistic = median(snapshotEvery: false)
         precondition(checksum == distance, "bench-live: the optimistic tail changed the distance sum")
         let everyFix = median(snapshotEvery: true)
         let everyFixSum = checksum
         let everyFixNoEfforts = median(snapshotEvery: true, efforts: false)
         precondition(checksum == everyFixSum, "bench-live: best efforts changed the distance sums")
-        return JSONWriter.string(.object([
-            "files": .number(Double(paths.count)), "points": .number(Double(points)), "runs": .number(Double(runs)),
-            "append_median_s": .number(appendOnly), "append_points_per_s": .number(Double(points) / appendOnly),
+        return JSONWriter.string(.object(common.merging([
             "append_optimistic_median_s": .number(appendOptimistic),
             "append_optimistic_points_per_s": .number(Double(points) / appendOptimistic),
             "snapshot_every_fix_median_s": .number(everyFix), "snapshot_every_fix_points_per_s": .number(Double(points) / everyFix),
             "snapshot_every_fix_no_efforts_median_s": .number(everyFixNoEfforts),
             "snapshot_every_fix_no_efforts_points_per_s": .number(Double(points) / everyFixNoEfforts),
-            "distance_sum_m": .number(distance), "max_undecided": .number(Double(maxUndecided)),
-        ]))
+            "max_undecided": .number(Double(maxUndecided)),
+        ]) { a, _ in a }))
     }
 }

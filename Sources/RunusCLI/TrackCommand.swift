@@ -43,6 +43,7 @@ enum TrackCommand: Command {
         .flag("quiet", help: "No progress bar on stderr."),
         .optional("bench-runs", "N", help: "Benchmark instead: parse (from memory, gzip excluded) + metrics N times after a warm-up; print the median as JSON."),
         .optional("bench-live", "N", help: "Benchmark the LiveTracker instead: feed the parsed tracks fix by fix N times after a warm-up; print the medians as JSON."),
+        .flag("bench-live-append-only", help: "With --bench-live: time only appending every fix and one final snapshot (for profiling)."),
     ], positionals: ["FILE"], allowsManyPositionals: true)
 
     static func run(_ arguments: ParsedArguments, output: OutputSink) throws -> ExitCode {
@@ -50,7 +51,8 @@ enum TrackCommand: Command {
         let weight = try arguments.double("weight", in: 1...500)
         let json = arguments.flag("json")
         if let runs = try arguments.int("bench-live", in: 1...1000) {
-            output.out(try benchLive(arguments.positional.flatMap(TrackFiles.expand), runs: runs) + "\n")
+            output.out(try benchLive(arguments.positional.flatMap(TrackFiles.expand), runs: runs,
+                                     appendOnly: arguments.flag("bench-live-append-only")) + "\n")
             return .success
         }
         if let runs = try arguments.int("bench-runs", in: 1...1000) {
