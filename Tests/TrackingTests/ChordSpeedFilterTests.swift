@@ -31,7 +31,7 @@ struct ChordSpeedFilterTests {
             let exactSpeeds = zip(points, points.dropFirst()).map { Track.speed($0, $1) }
             // Thresholds at, and one ulp either side of, some of the exact speeds: the hardest cases.
             let picked = exactSpeeds.enumerated().filter { $0.offset % 37 == 0 }.map(\.element)
-            let thresholds = [0.5, 1.0, 7.0] + picked.flatMap { [$0.nextDown, $0, $0.nextUp] }
+            let thresholds = [0.5, 1.0, 7.0, .infinity] + picked.flatMap { [$0.nextDown, $0, $0.nextUp] }
             var filter = ChordSpeedFilter(thresholds: thresholds)
             for (i, (a, b)) in zip(points, points.dropFirst()).enumerated() {
                 let f = filter.speed(a, b), e = exactSpeeds[i]
@@ -61,6 +61,16 @@ struct ChordSpeedFilterTests {
         for i in 10..<points.count { _ = filter.speed(points[i - 10], points[i]) }
         #expect(filter.chords == 3_590)
         #expect(filter.exact * 100 <= filter.chords, "exact \(filter.exact) of \(filter.chords)")
+    }
+
+    @Test("a NaN threshold (a rule switched off) makes every speed exact")
+    func nanThreshold() {
+        let points = Self.wander(seed: 5, latitude: 45, longitude: 7, count: 200, maxStep: 0.0002)
+        var filter = ChordSpeedFilter(thresholds: [7, .nan])
+        for (a, b) in zip(points, points.dropFirst()) {
+            #expect(filter.speed(a, b).bitPattern == Track.speed(a, b).bitPattern)
+        }
+        #expect(filter.exact == filter.chords)
     }
 
     @Test("near the poles the speed is always exact")
