@@ -175,6 +175,10 @@ struct LogisticRegressionTests {
     @Test("the block path gives the same bits on one thread and on all cores, without an intercept too",
           arguments: [true, false])
     func blockPathIsDeterministic(intercept: Bool) throws {
+        // One BLAS thread, as `train` and `serve` run (record 0006; `make test` exports
+        // OPENBLAS_NUM_THREADS=1): with OpenBLAS's own threads, concurrent chunks' `dgemv`s may
+        // split their sums differently from run to run (seen under load with a plain `swift test`).
+        BLASThreads.useOne()
         let d = data(rows: 20_000, seed: 308)
         var serial = Self.smallBlocks
         serial.parallel = false
