@@ -104,13 +104,19 @@ struct LivePartStage: Sendable {
             trim()
             return
         }
+        var changed = !partOpen
         if !partOpen { openPart(at: last - 1) }
-        if time(last) - time(last - 1) > windowing.maxGap {
+        if step.point.time - time(last - 1) > windowing.maxGap {
             finishRun(through: last - 1)
             windowStart = last; scan = last + 1
-        } else {
-            settleWindows()
+            changed = true
+        } else if settleWindows(newestTime: step.point.time) {
+            changed = true
         }
+        // Without a new window nothing else can move (record 0170): the labels wait for windows,
+        // the segments for labels (the newest fix is in no window yet), and what can be dropped
+        // for what was handed on.
+        guard changed else { return }
         labelWindows()
         labelSegments(into: &sink)
         trim()
@@ -163,17 +169,20 @@ struct LivePartStage: Sendable {
         windowStart = r; scan = r + 1
     }
 
-    /// Settles the forming window once no later fix can extend it (see the type's comment).
-    @inline(__always) private mutating func settleWindows() {
+    /// Settles the forming window once no later fix can extend it (see the type's comment), given
+    /// the newest fix's time; whether a window was settled.
+    @inline(__always) private mutating func settleWindows(newestTime: EpochSeconds) -> Bool {
+        var settled = false
         while true {
             let a = windowStart
             if scan <= a { scan = a + 1 }
             while scan <= last && (time(scan) - time(a) < windowing.windowDuration || scan - a < windowing.minPoints - 1) { scan += 1 }
             let e = scan
             guard e <= last, last - e >= windowing.minPoints - 1,
-                  time(last) - time(e) >= windowing.windowDuration / 2 else { return }
+                  newestTime - time(e) >= windowing.windowDuration / 2 else { return settled }
             addWindow(a, e)
             windowStart = e; scan = e + 1
+            settled = true
         }
     }
 
