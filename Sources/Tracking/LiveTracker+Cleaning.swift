@@ -47,20 +47,22 @@ public struct SpikeCleaningStage: LiveCleaningStage {
 
     public mutating func append<S: CleanedFixSink>(_ p: TrackPoint, into sink: inout S) {
         guard p.time.isFinite, p.latitude.isFinite, p.longitude.isFinite, abs(p.latitude) <= 90 else { return }
-        if let last = pending ?? leading.last, p.time <= last.time { return }
-        guard leadingDecided else {
-            leading.append(p)
-            guard leading.count == 3 else { return }
-            if speed(leading[0], leading[1]) > configuration.maxSpeed, speed(leading[1], leading[2]) <= configuration.maxSpeed {
-                leading.removeFirst()
-            }
-            leadingDecided = true
-            let first = leading
-            leading = []
-            for q in first { advance(q, into: &sink) }
+        if leadingDecided {
+            // The common case: a fix is pending from the leading test on.
+            if let last = pending?.time, p.time <= last { return }
+            advance(p, into: &sink)
             return
         }
-        advance(p, into: &sink)
+        if let last = leading.last, p.time <= last.time { return }
+        leading.append(p)
+        guard leading.count == 3 else { return }
+        if speed(leading[0], leading[1]) > configuration.maxSpeed, speed(leading[1], leading[2]) <= configuration.maxSpeed {
+            leading.removeFirst()
+        }
+        leadingDecided = true
+        let first = leading
+        leading = []
+        for q in first { advance(q, into: &sink) }
     }
 
     public var provisional: [TrackPoint] {

@@ -89,8 +89,15 @@ struct LiveVehicleStage: Sendable {
     /// previous cleaned fix to it (the cleaner's, the same bits), else it is computed here.
     mutating func append<S: LiveSegmentSink>(_ p: TrackPoint, length: Meters? = nil, into sink: inout S) {
         work += 1
-        let d = fixes.last.map { q in length ?? Geodesy.localDistance(latitude1: q.point.latitude, longitude1: q.point.longitude,
-                                                                      latitude2: p.latitude, longitude2: p.longitude) } ?? 0
+        let d: Meters
+        if count == 0 {
+            d = 0
+        } else if let length {
+            d = length
+        } else {
+            let q = fixes[fixes.count - 1].point   // trim always keeps the newest fix
+            d = Geodesy.localDistance(latitude1: q.latitude, longitude1: q.longitude, latitude2: p.latitude, longitude2: p.longitude)
+        }
         fixes.append(LiveStep(point: p, distance: d, windowedSpeed: .nan))
         lastLength = d
         count += 1
