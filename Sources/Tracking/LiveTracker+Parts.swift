@@ -36,6 +36,9 @@ struct LivePartStage: Sendable {
     private var windowStart = 0
     /// Smallest fix index not yet rejected as the forming window's end.
     private var scan = 0
+    /// The time of fix `scan` once it is the forming window's end (the window has its duration
+    /// and points there), NaN while it is not known to be: the settling test then needs no scan.
+    private var candidateTime = EpochSeconds.nan
     /// Windows of the part, numbered from 0; `windows[0]` is number `windowsBase`.
     private var windows: [Window] = []
     private var windowsBase = 0
@@ -108,7 +111,7 @@ struct LivePartStage: Sendable {
         if !partOpen { openPart(at: last - 1) }
         if step.point.time - time(last - 1) > windowing.maxGap {
             finishRun(through: last - 1)
-            windowStart = last; scan = last + 1
+            windowStart = last; scan = last + 1; candidateTime = .nan
             changed = true
         } else if settleWindows(newestTime: step.point.time) {
             changed = true
@@ -137,7 +140,7 @@ struct LivePartStage: Sendable {
     private mutating func openPart(at a: Int) {
         partOpen = true; closed = false
         partAfterVehicle = a > 0; closedByVehicle = false
-        windowStart = a; scan = a + 1
+        windowStart = a; scan = a + 1; candidateTime = .nan
         windows = []; windowsBase = 0; labelled = 0; firstLabel = nil
         frontier = a + 1; cursor = 0; previousLabel = nil
         runFrom = nil; seenOther = false
@@ -166,22 +169,28 @@ struct LivePartStage: Sendable {
             addWindow(a, e)
             a = e
         }
-        windowStart = r; scan = r + 1
+        windowStart = r; scan = r + 1; candidateTime = .nan
     }
 
     /// Settles the forming window once no later fix can extend it (see the type's comment), given
     /// the newest fix's time; whether a window was settled.
     @inline(__always) private mutating func settleWindows(newestTime: EpochSeconds) -> Bool {
+        // The common case: the end is known and the window not yet settled (the guard below).
+        if !candidateTime.isNaN
+            && !(last - scan >= windowing.minPoints - 1 && newestTime - candidateTime >= windowing.windowDuration / 2) {
+            return false
+        }
         var settled = false
         while true {
             let a = windowStart
             if scan <= a { scan = a + 1 }
             while scan <= last && (time(scan) - time(a) < windowing.windowDuration || scan - a < windowing.minPoints - 1) { scan += 1 }
             let e = scan
+            candidateTime = e <= last ? time(e) : .nan
             guard e <= last, last - e >= windowing.minPoints - 1,
                   newestTime - time(e) >= windowing.windowDuration / 2 else { return settled }
             addWindow(a, e)
-            windowStart = e; scan = e + 1
+            windowStart = e; scan = e + 1; candidateTime = .nan
             settled = true
         }
     }
