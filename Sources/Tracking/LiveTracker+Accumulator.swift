@@ -40,8 +40,10 @@ struct LiveTotals: Sendable {
     /// Per-mile splits (`RunMetrics.mileSplits`); their finished splits are kept in it (a few
     /// dozen at most), not in the storage.
     var mileSplits: LiveSplits
-    /// Best efforts, advanced over the profile entries in batches (record 0167): current through
-    /// entry `effortsThrough − 1` only; `finish` brings them to the run's end.
+    /// Best efforts, advanced over the profile entries in batches of the storage's `effortBatch`,
+    /// each effort over the whole batch with its pointers and minimum in registers instead of
+    /// loaded and stored once per fix (record 0167): current through entry `effortsThrough − 1`
+    /// only; `finish` brings them to the run's end.
     private(set) var efforts: [LiveBestEffort]
     /// Profile entries the best efforts have taken into account.
     private var effortsThrough = 0
@@ -141,15 +143,9 @@ struct LiveTotals: Sendable {
         profileCount += 1
         splits.add(from: d0, to: distance, seconds: dt, moving: isMoving, storage: &storage)
         mileSplits.add(from: d0, to: distance, seconds: dt, moving: isMoving, storage: &storage)
-        if profileCount - effortsThrough >= Self.effortBatch { advanceEfforts(storage) }
+        if profileCount - effortsThrough >= S.effortBatch { advanceEfforts(storage) }
         added = p
     }
-
-    /// Profile entries the best efforts wait for before they are advanced over them, ≥ 1. Each
-    /// effort then runs over the batch with its pointers and minimum in registers, instead of
-    /// being loaded and stored once per fix (record 0167); a snapshot's `finish` advances them
-    /// over the rest, so it costs at most this many entries more per effort.
-    static let effortBatch = 64
 
     /// Every best effort over the entries `effortsThrough..<profileCount` of `storage`, entry by
     /// entry in order, each as if it were the newest: the same calls, with the same numbers, as

@@ -95,6 +95,11 @@ struct LiveProfileShadow: LiveProfileStorage, Sendable {
     private var extra = LiveProfileArrays()
     private var detached = false
 
+    /// 1: the optimistic stage advances its best efforts on every fix, so that a snapshot's copy
+    /// finishes none (batching them would make every snapshot advance the pending ones, work
+    /// that the stage then does again).
+    static var effortBatch: Int { 1 }
+
     /// Starts where `decided` ends (its arrays borrowed).
     init(over decided: LiveProfileArrays) {
         base = decided

@@ -11,6 +11,16 @@ protocol LiveProfileStorage {
     mutating func appendSplit(_ split: Split)
     /// Keeps the first `count` entries and the first `splits` splits.
     mutating func truncate(count: Int, splits: Int)
+    /// Profile entries the best efforts of totals written here may wait for before they are
+    /// advanced over them, ≥ 1 (record 0167).
+    static var effortBatch: Int { get }
+}
+
+extension LiveProfileStorage {
+    /// 32 entries: the batch's overhead per effort (its pointers and minimum loaded and stored)
+    /// is then under one instruction per fix, and a replayed snapshot, which replays the tail
+    /// (hundreds of fixes), finishes at most 31 more entries per effort.
+    static var effortBatch: Int { 32 }
 }
 
 /// A storage a replayed snapshot can read its record back from.
