@@ -155,9 +155,10 @@ struct LiveTotals: Sendable {
         let from = effortsThrough, to = profileCount
         guard from < to else { return }
         effortsThrough = to
-        let first = storage.distance(0)
+        let first = storage.distance(0), last = storage.distance(to - 1)
         efforts.withUnsafeMutableBufferPointer { e in
             for k in e.indices {
+                if e[k].waits(total: last, first: first) { continue }
                 var effort = e[k]
                 for m in from..<to {
                     effort.advance(storage, count: m + 1, total: storage.distance(m), first: first,

@@ -174,6 +174,17 @@ struct LiveBestEffort: Sendable, Equatable {
         }
     }
 
+    /// Whether advancing over entries whose cumulative distances are at most `total` (m, the
+    /// last of them, not NaN), with `first` (m) the profile's first distance, leaves this effort
+    /// as it is: its start-anchored loop is skipped at each of them (`startTarget` > `total` ≥
+    /// their distance) and the end-anchored window does not fit (`total − length < first`). The
+    /// distances are cumulative sums of non-negative steps, so those of a batch are at most its
+    /// last, and none is NaN unless the last is (a NaN `total` answers false). Efforts longer than
+    /// the run so far then cost nothing per fix (record 0167).
+    @inline(__always) func waits(total: Meters, first: Meters) -> Bool {
+        startTarget > total && total - length < first
+    }
+
     /// Seconds by which a window's bound must exceed `best` for the window to be skipped
     /// without interpolating (1 ms: far above the rounding of the bound, a few ulps of an epoch
     /// time, ~1e-6 s, so a skipped window is never one that would have lowered `best`; the
