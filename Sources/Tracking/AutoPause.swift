@@ -124,7 +124,7 @@ public struct AutoPause: Sendable {
     private func time(_ i: Int) -> EpochSeconds { fixes[i - base].time }
 
     /// Drops fixes no window can reach again, once they are most of the storage.
-    private mutating func trim() {
+    @inline(__always) private mutating func trim() {
         let drop = windowStart - base
         guard drop >= 64, drop * 2 >= fixes.count else { return }
         fixes.removeFirst(drop)

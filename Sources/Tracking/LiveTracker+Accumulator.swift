@@ -40,7 +40,13 @@ struct LiveTotals: Sendable {
     /// Per-mile splits (`RunMetrics.mileSplits`); their finished splits are kept in it (a few
     /// dozen at most), not in the storage.
     var mileSplits: LiveSplits
-    var efforts: [LiveBestEffort]
+    /// Best efforts, advanced over the profile entries in batches of the storage's `effortBatch`,
+    /// each effort over the whole batch with its pointers and minimum in registers instead of
+    /// loaded and stored once per fix (record 0167): current through entry `effortsThrough − 1`
+    /// only; `finish` brings them to the run's end.
+    private(set) var efforts: [LiveBestEffort]
+    /// Profile entries the best efforts have taken into account.
+    private var effortsThrough = 0
     /// Profile entries of the run.
     var profileCount = 0
     /// `MetricsConfiguration.distanceOnlyWhileMoving`, kept here so that `add` takes no
@@ -72,7 +78,7 @@ struct LiveTotals: Sendable {
         elevation.add(p.elevation)
         storage.append(time: p.time, distance: 0, moving: false)
         profileCount = 1
-        for e in efforts.indices { efforts[e].advance(storage) }
+        advanceEfforts(storage)
     }
 
     /// Segments appended whose moving flag is not decided yet.
@@ -104,6 +110,7 @@ struct LiveTotals: Sendable {
         precondition(steps.count == waiting.count && flags.count == waiting.count,
                      "LiveTotals: pending steps or flags do not cover the \(undecided) waiting segments")
         addDecided(storage: &storage)
+        advanceEfforts(storage)
     }
 
     /// Adds the waiting segments whose step and flag are both decided, in order.
@@ -136,17 +143,29 @@ struct LiveTotals: Sendable {
         profileCount += 1
         splits.add(from: d0, to: distance, seconds: dt, moving: isMoving, storage: &storage)
         mileSplits.add(from: d0, to: distance, seconds: dt, moving: isMoving, storage: &storage)
-        advanceEfforts(storage)
+        if profileCount - effortsThrough >= S.effortBatch { advanceEfforts(storage) }
         added = p
     }
 
-    /// Every best effort on the storage's newest entry: the loads they share done once, and one
-    /// uniqueness check for the array instead of one per effort (record 0163).
-    @inline(__always) private mutating func advanceEfforts<S: LiveProfileStorage>(_ storage: S) {
-        let n = storage.count
-        let total = storage.distance(n - 1), first = storage.distance(0), newestTime = storage.time(n - 1)
+    /// Every best effort over the entries `effortsThrough..<profileCount` of `storage`, entry by
+    /// entry in order, each as if it were the newest: the same calls, with the same numbers, as
+    /// advancing them once per fix (the entries before `profileCount` never change), so the same
+    /// minima bit for bit. One uniqueness check for the array (record 0163).
+    @inline(never) private mutating func advanceEfforts<S: LiveProfileStorage>(_ storage: S) {
+        let from = effortsThrough, to = profileCount
+        guard from < to else { return }
+        effortsThrough = to
+        let first = storage.distance(0), last = storage.distance(to - 1)
         efforts.withUnsafeMutableBufferPointer { e in
-            for k in e.indices { e[k].advance(storage, count: n, total: total, first: first, newestTime: newestTime) }
+            for k in e.indices {
+                if e[k].waits(total: last, first: first) { continue }
+                var effort = e[k]
+                for m in from..<to {
+                    effort.advance(storage, count: m + 1, total: storage.distance(m), first: first,
+                                   newestTime: storage.time(m))
+                }
+                e[k] = effort
+            }
         }
     }
 }
@@ -193,10 +212,16 @@ struct LiveSplits: Sendable {
         (finished ?? []) + (last(total: total).map { [$0] } ?? [])
     }
 
-    /// One segment from `d0` to `d1` metres (cumulative, d0 ≤ d1) lasting `dt` seconds.
-    mutating func add<S: LiveProfileStorage>(from d0: Meters, to d1: Meters, seconds dt: Seconds, moving: Bool,
-                                             storage: inout S) {
+    /// One segment from `d0` to `d1` metres (cumulative, d0 ≤ d1) lasting `dt` seconds. Inlined
+    /// into the totals' loop, with the closing of splits (once per split) apart (record 0167).
+    @inline(__always) mutating func add<S: LiveProfileStorage>(from d0: Meters, to d1: Meters, seconds dt: Seconds,
+                                                             moving: Bool, storage: inout S) {
         if moving { accumulate(Term(d0: d0, d1: d1, dt: dt)) }
+        if d1 - (start + length) > 1e-3 { close(through: d1, storage: &storage) }
+    }
+
+    /// Closes the splits whose end the distance `d1` (m) passed by more than 1 mm.
+    @inline(never) private mutating func close<S: LiveProfileStorage>(through d1: Meters, storage: inout S) {
         while d1 - (start + length) > 1e-3 {
             let end = start + length
             count += 1
@@ -216,7 +241,7 @@ struct LiveSplits: Sendable {
     }
 
     /// `movingDuration`'s term for this split, to its nominal end and to the run's end.
-    private mutating func accumulate(_ t: Term) {
+    @inline(__always) private mutating func accumulate(_ t: Term) {
         let a = start, e = start + length
         if t.d1 > t.d0 {
             let overlapOpen = t.d1 - max(a, t.d0)

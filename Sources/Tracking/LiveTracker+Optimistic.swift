@@ -95,6 +95,11 @@ struct LiveProfileShadow: LiveProfileStorage, Sendable {
     private var extra = LiveProfileArrays()
     private var detached = false
 
+    /// 1: the optimistic stage advances its best efforts on every fix, so that a snapshot's copy
+    /// finishes none (batching them would make every snapshot advance the pending ones, work
+    /// that the stage then does again).
+    static var effortBatch: Int { 1 }
+
     /// Starts where `decided` ends (its arrays borrowed).
     init(over decided: LiveProfileArrays) {
         base = decided
@@ -112,7 +117,7 @@ struct LiveProfileShadow: LiveProfileStorage, Sendable {
         base = decided
         let covered = min(decided.count - start, own.count)
         if covered > 256 && covered * 2 > own.count {
-            own.times.removeFirst(covered); own.distances.removeFirst(covered); own.moving.removeFirst(covered)
+            own.entries.removeFirst(covered)
             start += covered
         }
         let coveredSplits = min(decided.splits.count - splitStart, own.splits.count)
@@ -130,10 +135,12 @@ struct LiveProfileShadow: LiveProfileStorage, Sendable {
 
     var count: Int { start + own.count + extra.count }
     func time(_ i: Int) -> EpochSeconds {
-        i < start ? base.times[i] : i - start < own.count ? own.times[i - start] : extra.times[i - start - own.count]
+        i < start ? base.entries[i].time : i - start < own.count ? own.entries[i - start].time
+            : extra.entries[i - start - own.count].time
     }
     func distance(_ i: Int) -> Meters {
-        i < start ? base.distances[i] : i - start < own.count ? own.distances[i - start] : extra.distances[i - start - own.count]
+        i < start ? base.entries[i].distance : i - start < own.count ? own.entries[i - start].distance
+            : extra.entries[i - start - own.count].distance
     }
     mutating func append(time: EpochSeconds, distance: Meters, moving: Bool) {
         if detached { extra.append(time: time, distance: distance, moving: moving) } else { own.append(time: time, distance: distance, moving: moving) }
@@ -147,7 +154,7 @@ struct LiveProfileShadow: LiveProfileStorage, Sendable {
         }
         // Below `own`'s end (not reached by the optimistic snapshot, which has no cut): fold
         // `extra` in first.
-        own.times += extra.times; own.distances += extra.distances; own.moving += extra.moving; own.splits += extra.splits
+        own.entries += extra.entries; own.splits += extra.splits
         extra = LiveProfileArrays()
         own.truncate(count: n - start, splits: k - splitStart)
     }

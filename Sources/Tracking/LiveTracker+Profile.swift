@@ -11,6 +11,16 @@ protocol LiveProfileStorage {
     mutating func appendSplit(_ split: Split)
     /// Keeps the first `count` entries and the first `splits` splits.
     mutating func truncate(count: Int, splits: Int)
+    /// Profile entries the best efforts of totals written here may wait for before they are
+    /// advanced over them, ≥ 1 (record 0167).
+    static var effortBatch: Int { get }
+}
+
+extension LiveProfileStorage {
+    /// 32 entries: the batch's overhead per effort (its pointers and minimum loaded and stored)
+    /// is then under one instruction per fix, and a replayed snapshot, which replays the tail
+    /// (hundreds of fixes), finishes at most 31 more entries per effort.
+    static var effortBatch: Int { 32 }
 }
 
 /// A storage a replayed snapshot can read its record back from.
@@ -21,37 +31,46 @@ protocol LiveSnapshotStorage: LiveProfileStorage {
     func splits(count: Int) -> [Split]
 }
 
-/// The decided profile: cleaned fixes of the run so far, and the splits finished on them.
+/// One entry of the distance profile: a cleaned fix's time (Unix seconds), the cumulative
+/// distance there (m) and whether the segment ending there was moving.
+struct LiveProfileEntry: Sendable, Equatable {
+    var time: EpochSeconds
+    var distance: Meters
+    var moving: Bool
+}
+
+/// The decided profile: cleaned fixes of the run so far, and the splits finished on them. One
+/// array of entries, so that a fix costs one append (one uniqueness and capacity check) and a
+/// best effort finds a fix's time next to its distance (record 0167).
 struct LiveProfileArrays: LiveSnapshotStorage, Sendable {
-    var times: [EpochSeconds] = []
-    var distances: [Meters] = []
-    var moving: [Bool] = []
+    var entries: [LiveProfileEntry] = []
     var splits: [Split] = []
 
-    var count: Int { times.count }
-    func time(_ i: Int) -> EpochSeconds { times[i] }
-    func distance(_ i: Int) -> Meters { distances[i] }
+    var count: Int { entries.count }
+    func time(_ i: Int) -> EpochSeconds { entries[i].time }
+    func distance(_ i: Int) -> Meters { entries[i].distance }
     mutating func append(time: EpochSeconds, distance: Meters, moving: Bool) {
-        times.append(time); distances.append(distance); self.moving.append(moving)
+        entries.append(LiveProfileEntry(time: time, distance: distance, moving: moving))
     }
     mutating func appendSplit(_ split: Split) { splits.append(split) }
     mutating func truncate(count n: Int, splits k: Int) {
-        times.removeLast(times.count - n); distances.removeLast(distances.count - n); moving.removeLast(moving.count - n)
+        entries.removeLast(entries.count - n)
         splits.removeLast(splits.count - k)
     }
 
-    func profile(count n: Int) -> DistanceProfile {
-        DistanceProfile(times: Array(times.prefix(n)), distances: Array(distances.prefix(n)), moving: Array(moving.prefix(n)))
+    func profile(count n: Int) -> DistanceProfile { Self.profile(entries.prefix(n)) }
+
+    /// A batch profile of `entries`, in order.
+    static func profile<C: Collection>(_ entries: C) -> DistanceProfile where C.Element == LiveProfileEntry {
+        DistanceProfile(times: entries.map(\.time), distances: entries.map(\.distance), moving: entries.map(\.moving))
     }
 
     func splits(count n: Int) -> [Split] { Array(splits.prefix(n)) }
 
-    /// Makes room for `extra` more entries, copying the arrays once if they are shared (a
+    /// Makes room for `extra` more entries, copying the array once if it is shared (a
     /// snapshot's contiguous copy of the decided profile, record 0163).
     mutating func reserve(extra: Int) {
-        times.reserveCapacity(times.count + extra)
-        distances.reserveCapacity(distances.count + extra)
-        moving.reserveCapacity(moving.count + extra)
+        entries.reserveCapacity(entries.count + extra)
     }
 }
 
@@ -69,8 +88,8 @@ struct LiveProfileOverlay: LiveSnapshotStorage {
     }
 
     var count: Int { baseCount + extra.count }
-    func time(_ i: Int) -> EpochSeconds { i < baseCount ? base.times[i] : extra.times[i - baseCount] }
-    func distance(_ i: Int) -> Meters { i < baseCount ? base.distances[i] : extra.distances[i - baseCount] }
+    func time(_ i: Int) -> EpochSeconds { i < baseCount ? base.entries[i].time : extra.entries[i - baseCount].time }
+    func distance(_ i: Int) -> Meters { i < baseCount ? base.entries[i].distance : extra.entries[i - baseCount].distance }
     mutating func append(time: EpochSeconds, distance: Meters, moving: Bool) {
         extra.append(time: time, distance: distance, moving: moving)
     }
@@ -84,9 +103,7 @@ struct LiveProfileOverlay: LiveSnapshotStorage {
     /// The first `count` profile entries and first `splits` splits.
     func profile(count n: Int) -> DistanceProfile {
         let k = min(n, baseCount)
-        return DistanceProfile(times: Array(base.times[..<k]) + extra.times.prefix(n - k),
-                               distances: Array(base.distances[..<k]) + extra.distances.prefix(n - k),
-                               moving: Array(base.moving[..<k]) + extra.moving.prefix(n - k))
+        return LiveProfileArrays.profile(Array(base.entries[..<k]) + extra.entries.prefix(n - k))
     }
 
     func splits(count n: Int) -> [Split] {
@@ -106,8 +123,9 @@ struct LiveBestEffort: Sendable, Equatable {
     private var i = 0, j = 1, k = 0
     /// Shortest duration so far in seconds (+∞ while the run is shorter than `length`).
     private(set) var best = Double.infinity
-    /// Pointer moves, for the work count.
-    private(set) var work = 0
+    /// Pointer moves so far, for the work count: the three pointers only move forward, from 0,
+    /// 1 and 0, so their positions are the moves (not counted in the loops, record 0167).
+    var work: Int { i + (j - 1) + k }
     /// The start-anchored loop's last target (m): distance(i) + length, which exceeded the total
     /// when it stopped there; −∞ when the loop stopped for another reason.
     private var startTarget = -Double.infinity
@@ -117,15 +135,9 @@ struct LiveBestEffort: Sendable, Equatable {
         self.length = length
     }
 
-    /// Takes the profile's newest entry into account (inlined into the totals' loop over the
-    /// efforts: the call and its reloads of the storage were a measurable part of each fix).
-    @inline(__always) mutating func advance<S: LiveProfileStorage>(_ p: S) {
-        let n = p.count
-        advance(p, count: n, total: p.distance(n - 1), first: p.distance(0), newestTime: p.time(n - 1))
-    }
-
-    /// `advance(_:)` given the loads every effort shares: the profile's `count` (≥ 1), its last
-    /// and first cumulative distances (m) and its last time (s). Most fixes move no pointer: the
+    /// Takes entry `n − 1` of the profile `p` into account as its newest, given the loads it
+    /// needs: `n` (≥ 1), the cumulative distances (m) of entries `n − 1` and 0, and the time (s)
+    /// of entry `n − 1` (inlined into the totals' batch loop, record 0167). Most fixes move no pointer: the
     /// start-anchored loop is skipped while the distance has not reached its cached target, and
     /// the end-anchored window reads only the entry after its start pointer (record 0163).
     @inline(__always) mutating func advance<S: LiveProfileStorage>(_ p: S, count n: Int, total: Meters, first: Meters,
@@ -139,20 +151,20 @@ struct LiveBestEffort: Sendable, Equatable {
                 let target = p.distance(i) + length
                 if target > total { startTarget = target; break }
                 if j <= i { j = i + 1 }
-                while p.distance(j) < target { j += 1; work += 1 }
+                while p.distance(j) < target { j += 1 }
                 // The window ends at or after fix j − 1 (the interpolation adds a non-negative part
                 // of the step), so it cannot beat `best` when even that is `skipMargin` slower.
                 if p.time(j - 1) - p.time(i) <= best + Self.skipMargin {
                     best = min(best, Self.interpolate(p, j - 1, j, target) - p.time(i))
                 }
-                i += 1; work += 1
+                i += 1
             }
         }
         // The window ending at the newest fix, starting the last moment at newest − length.
         let jn = n - 1
         let target = total - length
         guard target >= first else { return }
-        while k + 1 < n && p.distance(k + 1) <= target { k += 1; work += 1 }
+        while k + 1 < n && p.distance(k + 1) <= target { k += 1 }
         if k + 1 < n && k + 1 <= jn {
             // The window starts at or before fix k + 1 (the interpolation stays within the step).
             guard newestTime - p.time(k + 1) <= best + Self.skipMargin else { return }
@@ -160,6 +172,17 @@ struct LiveBestEffort: Sendable, Equatable {
         } else {
             best = min(best, newestTime - p.time(k))
         }
+    }
+
+    /// Whether advancing over entries whose cumulative distances are at most `total` (m, the
+    /// last of them, not NaN), with `first` (m) the profile's first distance, leaves this effort
+    /// as it is: its start-anchored loop is skipped at each of them (`startTarget` > `total` ≥
+    /// their distance) and the end-anchored window does not fit (`total − length < first`). The
+    /// distances are cumulative sums of non-negative steps, so those of a batch are at most its
+    /// last, and none is NaN unless the last is (a NaN `total` answers false). Efforts longer than
+    /// the run so far then cost nothing per fix (record 0167).
+    @inline(__always) func waits(total: Meters, first: Meters) -> Bool {
+        startTarget > total && total - length < first
     }
 
     /// Seconds by which a window's bound must exceed `best` for the window to be skipped

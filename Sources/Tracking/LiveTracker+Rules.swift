@@ -24,7 +24,7 @@ public struct ElevationHysteresis: Sendable, Equatable {
     }
 
     /// Feeds the next height in metres (nil or non-finite: ignored).
-    public mutating func add(_ height: Meters?) {
+    @inline(__always) public mutating func add(_ height: Meters?) {
         guard let h = height, h.isFinite else { return }
         guard let r = reference else { reference = h; return }
         if h - r >= threshold && threshold > 0 || (direction == .up && h > r) || (threshold == 0 && h > r) {

@@ -14,6 +14,9 @@ struct LiveRunStage<Storage: LiveProfileStorage>: LiveSegmentSink {
     /// The totals before the current trailing run of vehicle segments, if any: the record if
     /// the run ended now (their auto-pause window then ends at the last foot fix, as batch's).
     private(set) var committed: LiveTotals?
+    /// `committed != nil`, kept apart: testing the large optional cost a measurable part of each
+    /// fix (record 0167).
+    private var holdsCommitted = false
     /// Segments accepted with the vehicle flag (what invalidates an optimistic tail).
     private(set) var vehicleSegments = 0
     /// A leading vehicle part was skipped (the run does not start at the first cleaned fix).
@@ -37,6 +40,7 @@ struct LiveRunStage<Storage: LiveProfileStorage>: LiveSegmentSink {
         }
         totals = other.totals
         committed = other.committed
+        holdsCommitted = other.holdsCommitted
         vehicleSegments = other.vehicleSegments
         leadingCut = other.leadingCut
     }
@@ -56,7 +60,11 @@ struct LiveRunStage<Storage: LiveProfileStorage>: LiveSegmentSink {
                         storage: &storage)
         case .running:
             // Tested before writing: assigning nil writes the whole (large) optional each fix.
-            if vehicle { if committed == nil { committed = totals } } else if committed != nil { committed = nil }
+            if vehicle {
+                if !holdsCommitted { committed = totals; holdsCommitted = true }
+            } else if holdsCommitted {
+                committed = nil; holdsCommitted = false
+            }
             totals!.add(step.point, length: step.distance, vehicle: vehicle, windowedSpeed: step.windowedSpeed,
                         storage: &storage)
         }
