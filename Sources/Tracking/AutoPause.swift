@@ -36,6 +36,8 @@ public struct AutoPause: Sendable {
     private var moving = true
     /// Fixes appended so far.
     public private(set) var count = 0
+    /// `trim` runs once the storage holds this many fixes.
+    private var trimCheck = AutoPause.firstTrimCheck
 
     public init(pauseSpeed: Double, resumeSpeed: Double, halfWidth: Seconds) {
         precondition(pauseSpeed >= 0 && resumeSpeed >= pauseSpeed && halfWidth >= 0,
@@ -79,12 +81,21 @@ public struct AutoPause: Sendable {
         fixes.append(Fix(time: t, latitude: p.latitude, longitude: p.longitude, known: windowedSpeed))
         count += 1
         while next < count, t - time(next) >= halfWidth {
-            while time(windowEnd) - time(next) < halfWidth || windowEnd < next { windowEnd += 1 }
-            settled.append(step(&moving, segment: next, windowStart: &windowStart, windowEnd: windowEnd,
-                                known: fixes[next - base].known))
+            let known = fixes[next - base].known
+            if known.isNaN {
+                // The end of segment s's window is the first fix ≥ s that far after it, whatever
+                // the pointer was (it may be behind `base` when it was last moved long ago).
+                windowEnd = max(windowEnd, next)
+                while time(windowEnd) - time(next) < halfWidth { windowEnd += 1 }
+                settled.append(step(&moving, segment: next, windowStart: &windowStart, windowEnd: windowEnd, known: known))
+            } else {
+                // The window's speed is given: its pointers are not needed now, and catch up when
+                // they are (`trim`, an unknown speed, `pendingFlags`), moving as they would have.
+                settled.append(hysteresis(&moving, speed: known))
+            }
             next += 1
         }
-        trim()
+        if fixes.count >= trimCheck { trim() }
     }
 
     /// Moving flags of the undecided segments `decidedThrough..<count`, their windows cut at the
@@ -108,7 +119,7 @@ public struct AutoPause: Sendable {
     /// `known`: the window's speed (m/s) when the caller gave it, else NaN.
     private func step(_ state: inout Bool, segment s: Int, windowStart j: inout Int, windowEnd k: Int,
                       known: Double) -> Bool {
-        while j + 1 <= s - 1 && time(s - 1) - time(j + 1) >= halfWidth { j += 1 }
+        advanceStart(&j, segment: s)
         let speed: Double
         if !known.isNaN {
             speed = known
@@ -117,17 +128,37 @@ public struct AutoPause: Sendable {
             speed = Geodesy.localDistance(latitude1: a.latitude, longitude1: a.longitude,
                                           latitude2: b.latitude, longitude2: b.longitude) / (b.time - a.time)
         }
+        return hysteresis(&state, speed: speed)
+    }
+
+    /// The window start of segment `s` from an earlier segment's `j`: the pointer is monotone
+    /// (the condition for s holds wherever it held for an earlier segment), so catching up late
+    /// ends where moving it segment by segment would.
+    @inline(__always) private func advanceStart(_ j: inout Int, segment s: Int) {
+        while j + 1 <= s - 1 && time(s - 1) - time(j + 1) >= halfWidth { j += 1 }
+    }
+
+    /// The hysteresis on one window speed (m/s); returns the new state.
+    @inline(__always) private func hysteresis(_ state: inout Bool, speed: Double) -> Bool {
         if state && speed < pauseSpeed { state = false } else if !state && speed > resumeSpeed { state = true }
         return state
     }
 
     private func time(_ i: Int) -> EpochSeconds { fixes[i - base].time }
 
-    /// Drops fixes no window can reach again, once they are most of the storage.
-    @inline(__always) private mutating func trim() {
+    /// Drops fixes no window can reach again, once they are most of the storage: the window start
+    /// of the last decided segment caught up first. Tried when the storage reaches `trimCheck`
+    /// fixes, which then doubles past what is kept (amortised O(1) per fix).
+    private mutating func trim() {
+        if next >= 2 { advanceStart(&windowStart, segment: next - 1) }
         let drop = windowStart - base
-        guard drop >= 64, drop * 2 >= fixes.count else { return }
-        fixes.removeFirst(drop)
-        base += drop
+        if drop >= 64, drop * 2 >= fixes.count {
+            fixes.removeFirst(drop)
+            base += drop
+        }
+        trimCheck = max(Self.firstTrimCheck, 2 * fixes.count)
     }
+
+    /// Fixes stored before `trim` is first tried.
+    private static let firstTrimCheck = 128
 }
