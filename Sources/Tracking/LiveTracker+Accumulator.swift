@@ -155,6 +155,21 @@ struct LiveTotals: Sendable {
         let from = effortsThrough, to = profileCount
         guard from < to else { return }
         effortsThrough = to
+        // Unchecked reads are safe when the pointers cannot pass entry `to − 1`: they stop at
+        // the first distance reaching a target at most the last distance, which exists while
+        // that distance is finite (cumulative sums of finite steps; anything else takes the
+        // checked path).
+        let done: Bool? = storage.withContiguousEntries { entries in
+            precondition(to <= entries.count, "LiveTotals: \(to) profile entries expected, the storage holds \(entries.count)")
+            guard entries.distance(to - 1).isFinite else { return false }
+            advanceEfforts(entries, from: from, to: to)
+            return true
+        }
+        if done != true { advanceEfforts(storage, from: from, to: to) }
+    }
+
+    /// The loops of `advanceEfforts(_:)` over entries `from..<to` of `storage`.
+    @inline(__always) private mutating func advanceEfforts<R: LiveProfileReader>(_ storage: R, from: Int, to: Int) {
         let first = storage.distance(0), last = storage.distance(to - 1)
         efforts.withUnsafeMutableBufferPointer { e in
             for k in e.indices {

@@ -3,10 +3,7 @@ import RunusCore
 /// Where the accumulator keeps the distance profile and the finished splits: the tracker's own
 /// arrays, or, for a snapshot, those arrays read-only plus a small overlay for the undecided
 /// tail (so a snapshot never copies the history).
-protocol LiveProfileStorage {
-    var count: Int { get }
-    func time(_ i: Int) -> EpochSeconds
-    func distance(_ i: Int) -> Meters
+protocol LiveProfileStorage: LiveProfileReader {
     mutating func append(time: EpochSeconds, distance: Meters, moving: Bool)
     mutating func appendSplit(_ split: Split)
     /// Keeps the first `count` entries and the first `splits` splits.
@@ -14,6 +11,26 @@ protocol LiveProfileStorage {
     /// Profile entries the best efforts of totals written here may wait for before they are
     /// advanced over them, ≥ 1 (record 0167).
     static var effortBatch: Int { get }
+    /// `body` on the entries as one contiguous buffer, when the storage keeps them so (nil
+    /// otherwise): the best efforts then read them without a bounds check per entry.
+    func withContiguousEntries<R>(_ body: (LiveProfileEntries) -> R) -> R?
+}
+
+/// What the best efforts read of a profile: its length and each entry's time and distance.
+protocol LiveProfileReader {
+    var count: Int { get }
+    func time(_ i: Int) -> EpochSeconds
+    func distance(_ i: Int) -> Meters
+}
+
+/// Profile entries read in place, for the best efforts' loops (record 0170). Unchecked reads:
+/// the efforts' pointers stay below `count`, which `LiveBestEffort.advance` is given and which
+/// is at most the buffer's length (`LiveTotals.advanceEfforts` checks it once per batch).
+struct LiveProfileEntries: LiveProfileReader {
+    let entries: UnsafeBufferPointer<LiveProfileEntry>
+    var count: Int { entries.count }
+    @inline(__always) func time(_ i: Int) -> EpochSeconds { entries[i].time }
+    @inline(__always) func distance(_ i: Int) -> Meters { entries[i].distance }
 }
 
 extension LiveProfileStorage {
@@ -21,6 +38,7 @@ extension LiveProfileStorage {
     /// is then under one instruction per fix, and a replayed snapshot, which replays the tail
     /// (hundreds of fixes), finishes at most 31 more entries per effort.
     static var effortBatch: Int { 32 }
+    func withContiguousEntries<R>(_ body: (LiveProfileEntries) -> R) -> R? { nil }
 }
 
 /// A storage a replayed snapshot can read its record back from.
@@ -59,6 +77,10 @@ struct LiveProfileArrays: LiveSnapshotStorage, Sendable {
     }
 
     func profile(count n: Int) -> DistanceProfile { Self.profile(entries.prefix(n)) }
+
+    func withContiguousEntries<R>(_ body: (LiveProfileEntries) -> R) -> R? {
+        entries.withUnsafeBufferPointer { body(LiveProfileEntries(entries: $0)) }
+    }
 
     /// A batch profile of `entries`, in order.
     static func profile<C: Collection>(_ entries: C) -> DistanceProfile where C.Element == LiveProfileEntry {
@@ -140,7 +162,7 @@ struct LiveBestEffort: Sendable, Equatable {
     /// of entry `n − 1` (inlined into the totals' batch loop, record 0167). Most fixes move no pointer: the
     /// start-anchored loop is skipped while the distance has not reached its cached target, and
     /// the end-anchored window reads only the entry after its start pointer (record 0163).
-    @inline(__always) mutating func advance<S: LiveProfileStorage>(_ p: S, count n: Int, total: Meters, first: Meters,
+    @inline(__always) mutating func advance<S: LiveProfileReader>(_ p: S, count n: Int, total: Meters, first: Meters,
                                                                  newestTime: EpochSeconds) {
         // Windows starting at a fix, ending the first moment the distance reaches start + length.
         // `startTarget` is the loop's last `target`, which broke it (i unchanged since); the loop
@@ -192,7 +214,7 @@ struct LiveBestEffort: Sendable, Equatable {
     static let skipMargin: Seconds = 1e-3
 
     /// `DistanceProfile.interpolateTime`: the time at distance `d` on the step a→b.
-    private static func interpolate<S: LiveProfileStorage>(_ p: S, _ a: Int, _ b: Int, _ d: Meters) -> EpochSeconds {
+    private static func interpolate<S: LiveProfileReader>(_ p: S, _ a: Int, _ b: Int, _ d: Meters) -> EpochSeconds {
         let span = p.distance(b) - p.distance(a)
         if span <= 0 { return p.time(a) }
         return p.time(a) + (p.time(b) - p.time(a)) * (d - p.distance(a)) / span
