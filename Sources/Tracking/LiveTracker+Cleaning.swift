@@ -42,6 +42,8 @@ public struct SpikeCleaningStage: LiveCleaningStage {
     /// `Geodesy.localDistance` from `lastSettled` to `pending` in metres, when the last spike
     /// test computed it: the next test's first leg, and the segment's length downstream.
     private var pendingLength: Meters?
+    /// The cheap chord the spike test decides with when it can (record 0170).
+    private var cheap = LocalChordBound()
 
     public init(configuration: MetricsConfiguration = .default) { self.configuration = configuration }
 
@@ -79,7 +81,7 @@ public struct SpikeCleaningStage: LiveCleaningStage {
         if let p = pending {
             if let last = lastSettled {
                 var d = Track.SpikeDistances(lastToP: pendingLength)
-                if Track.isSpike(last, p, q, configuration: configuration, distances: &d) {
+                if Track.isSpike(last, p, q, configuration: configuration, distances: &d, cheap: &cheap) {
                     length = d.lastToNext   // p dropped as a spike
                 } else {
                     lastSettled = p

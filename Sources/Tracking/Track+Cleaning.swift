@@ -77,6 +77,66 @@ extension Track {
         return jumps && speed(&d.lastToNext, last, next) <= configuration.maxSpeed
     }
 
+    /// `isSpike(_:_:_:configuration:distances:)` for a streaming cleaner that keeps a cheap chord
+    /// (record 0170): the same answer, but the test of the speeds in and out of `p` reads the way
+    /// out from `cheap` (no `sincos`, no chain of square roots and divisions behind it) whenever
+    /// that decides it. `lastToP` must be known. `pToNext` is still computed exactly and stored,
+    /// since it is the next segment's length, but nothing waits for it here: the branch that
+    /// follows depends only on values at hand.
+    static func isSpike(_ last: TrackPoint, _ p: TrackPoint, _ next: TrackPoint, configuration: MetricsConfiguration,
+                        distances d: inout SpikeDistances, cheap: inout LocalChordBound) -> Bool {
+        guard let dIn = d.lastToP else { return isSpike(last, p, next, configuration: configuration, distances: &d) }
+        let dtIn = p.time - last.time, dtOut = next.time - p.time, h = (next.time - last.time) / 2
+        let exactOut = Geodesy.localDistance(latitude1: p.latitude, longitude1: p.longitude,
+                                             latitude2: next.latitude, longitude2: next.longitude)
+        d.pToNext = exactOut
+        let c = cheap.chord(latitude1: p.latitude, longitude1: p.longitude, latitude2: next.latitude, longitude2: next.longitude)
+        let jumps: Bool
+        if let clear = clearJumps(in: dIn, dtIn, out: c.length, bound: c.bound, dtOut, halfSpan: h, configuration: configuration) {
+            jumps = clear
+        } else {
+            cheap.noteExact(latitude1: p.latitude, latitude2: next.latitude)
+            let vIn = dIn / dtIn, vOut = exactOut / dtOut
+            jumps = (vIn > configuration.maxSpeed && vOut > configuration.maxSpeed)
+                || abs(vOut - vIn) / h > configuration.maxAcceleration
+        }
+        guard jumps else { return false }
+        let m = d.lastToNext ?? Geodesy.localDistance(latitude1: last.latitude, longitude1: last.longitude,
+                                                      latitude2: next.latitude, longitude2: next.longitude)
+        d.lastToNext = m
+        return m / (next.time - last.time) <= configuration.maxSpeed
+    }
+
+    /// `isSpike`'s `jumps` — (vIn > maxSpeed && vOut > maxSpeed) || |vOut − vIn| / halfSpan >
+    /// maxAcceleration, v = metres ÷ seconds as `isSpike` computes them — when the way out is only
+    /// known to lie within [out·(1 − bound), out·(1 + bound)] metres: the answer when every value
+    /// in that range (and the roundings of the exact computation) gives the same one, else nil.
+    @inline(__always) static func clearJumps(in dIn: Meters, _ dtIn: Seconds, out: Meters, bound r: Double, _ dtOut: Seconds,
+                                             halfSpan h: Seconds, configuration: MetricsConfiguration) -> Bool? {
+        let vIn = dIn / dtIn
+        let v = out / dtOut
+        // The exact quotient lies within the bound plus its own and this division's rounding.
+        let widen = r + LocalChordBound.roundingSlack
+        let low = v * (1 - widen), high = v * (1 + widen)
+        guard low.isFinite && high.isFinite && vIn.isFinite && h > 0 else { return nil }
+        let maxSpeed = configuration.maxSpeed, maxAcceleration = configuration.maxAcceleration
+        var fast: Bool? = false
+        if vIn > maxSpeed {
+            fast = low > maxSpeed ? true : (high < maxSpeed ? false : nil)
+        }
+        if fast == true { return true }
+        // |vOut − vIn| over the range, with the subtraction's and the division's rounding
+        // (relative, and absolute near 0) added.
+        let lowChange = low > vIn ? low - vIn : (high < vIn ? vIn - high : 0)
+        let highChange = max(high - vIn, vIn - low)
+        let absolute = LocalChordBound.roundingSlack * (high + vIn)
+        let lowRate = (lowChange - absolute) / h * (1 - LocalChordBound.roundingSlack)
+        let highRate = (highChange + absolute) / h * (1 + LocalChordBound.roundingSlack)
+        if lowRate > maxAcceleration { return true }
+        guard highRate < maxAcceleration else { return nil }
+        return fast == false ? false : nil
+    }
+
     /// Straight-line speed from `a` to `b` in m/s (`Geodesy.localDistance` ÷ time; b after a).
     static func speed(_ a: TrackPoint, _ b: TrackPoint) -> Double {
         Geodesy.localDistance(latitude1: a.latitude, longitude1: a.longitude,
