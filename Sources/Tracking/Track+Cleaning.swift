@@ -65,16 +65,26 @@ extension Track {
     /// streaming cleaner has `lastToP` already, so one distance per kept fix; record 0162).
     static func isSpike(_ last: TrackPoint, _ p: TrackPoint, _ next: TrackPoint, configuration: MetricsConfiguration,
                         distances d: inout SpikeDistances) -> Bool {
-        func speed(_ known: inout Meters?, _ a: TrackPoint, _ b: TrackPoint) -> Double {
-            let m = known ?? Geodesy.localDistance(latitude1: a.latitude, longitude1: a.longitude,
-                                                   latitude2: b.latitude, longitude2: b.longitude)
-            known = m
-            return m / (b.time - a.time)
-        }
-        let vIn = speed(&d.lastToP, last, p), vOut = speed(&d.pToNext, p, next)
-        let jumps = (vIn > configuration.maxSpeed && vOut > configuration.maxSpeed)
-            || abs(vOut - vIn) / ((next.time - last.time) / 2) > configuration.maxAcceleration
-        return jumps && speed(&d.lastToNext, last, next) <= configuration.maxSpeed
+        let vIn = knownSpeed(&d.lastToP, last, p), vOut = knownSpeed(&d.pToNext, p, next)
+        return jumps(in: vIn, out: vOut, halfSpan: (next.time - last.time) / 2, configuration: configuration)
+            && knownSpeed(&d.lastToNext, last, next) <= configuration.maxSpeed
+    }
+
+    /// The spike rule on the speeds in and out of a fix (m/s) and half the seconds from the fix
+    /// before it to the fix after: too fast both ways, or too large a change of speed. The one
+    /// definition both forms of `isSpike` use.
+    @inline(__always) private static func jumps(in vIn: Double, out vOut: Double, halfSpan h: Seconds,
+                                                configuration: MetricsConfiguration) -> Bool {
+        (vIn > configuration.maxSpeed && vOut > configuration.maxSpeed) || abs(vOut - vIn) / h > configuration.maxAcceleration
+    }
+
+    /// The speed from `a` to `b` in m/s over the distance `known` holds, computed into it first
+    /// when nil (`Geodesy.localDistance`, m).
+    @inline(__always) private static func knownSpeed(_ known: inout Meters?, _ a: TrackPoint, _ b: TrackPoint) -> Double {
+        let m = known ?? Geodesy.localDistance(latitude1: a.latitude, longitude1: a.longitude,
+                                               latitude2: b.latitude, longitude2: b.longitude)
+        known = m
+        return m / (b.time - a.time)
     }
 
     /// `isSpike(_:_:_:configuration:distances:)` for a streaming cleaner that keeps a cheap chord
@@ -96,15 +106,9 @@ extension Track {
             jumps = clear
         } else {
             cheap.noteExact(latitude1: p.latitude, latitude2: next.latitude)
-            let vIn = dIn / dtIn, vOut = exactOut / dtOut
-            jumps = (vIn > configuration.maxSpeed && vOut > configuration.maxSpeed)
-                || abs(vOut - vIn) / h > configuration.maxAcceleration
+            jumps = Self.jumps(in: dIn / dtIn, out: exactOut / dtOut, halfSpan: h, configuration: configuration)
         }
-        guard jumps else { return false }
-        let m = d.lastToNext ?? Geodesy.localDistance(latitude1: last.latitude, longitude1: last.longitude,
-                                                      latitude2: next.latitude, longitude2: next.longitude)
-        d.lastToNext = m
-        return m / (next.time - last.time) <= configuration.maxSpeed
+        return jumps && knownSpeed(&d.lastToNext, last, next) <= configuration.maxSpeed
     }
 
     /// `isSpike`'s `jumps` — (vIn > maxSpeed && vOut > maxSpeed) || |vOut − vIn| / halfSpan >
