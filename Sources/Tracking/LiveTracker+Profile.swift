@@ -136,18 +136,20 @@ struct LiveProfileOverlay: LiveSnapshotStorage {
 
 /// The fastest elapsed time over one distance, kept as `DistanceProfile.fastestDuration`
 /// computes it (its two monotone pointers, advanced as the profile grows: O(1) amortised per
-/// fix). Both are minima over the same candidate windows, so the results are identical.
+/// fix). Both are minima over the same candidate windows, so the results are identical. The batch
+/// walks a third pointer, the end of the start-anchored windows; here it is always the newest
+/// entry (see `advance`), so it is not kept.
 struct LiveBestEffort: Sendable, Equatable {
     /// Distance in metres, > 0.
     let length: Meters
-    /// Next window start to evaluate, the end pointer of the start-anchored windows, and the
-    /// start pointer of the end-anchored ones (profile indices).
-    private var i = 0, j = 1, k = 0
+    /// Next window start to evaluate, and the start pointer of the end-anchored windows (profile
+    /// indices).
+    private var i = 0, k = 0
     /// Shortest duration so far in seconds (+∞ while the run is shorter than `length`).
     private(set) var best = Double.infinity
-    /// Pointer moves so far, for the work count: the three pointers only move forward, from 0,
-    /// 1 and 0, so their positions are the moves (not counted in the loops, record 0167).
-    var work: Int { i + (j - 1) + k }
+    /// Pointer moves so far, for the work count: the two pointers only move forward from 0, so
+    /// their positions are the moves (not counted in the loops, record 0167).
+    var work: Int { i + k }
     /// The start-anchored loop's last target (m): distance(i) + length, which exceeded the total
     /// when it stopped there; −∞ when the loop stopped for another reason.
     private var startTarget = -Double.infinity
@@ -167,13 +169,18 @@ struct LiveBestEffort: Sendable, Equatable {
         // Windows starting at a fix, ending the first moment the distance reaches start + length.
         // `startTarget` is the loop's last `target`, which broke it (i unchanged since); the loop
         // would break at once again while it is still > total (the same comparison).
+        //
+        // Such a window ends on the newest step, j − 1 → j with j = n − 1: where the batch's walk
+        // of j to the first entry whose distance reaches the target stops (record 0171). Entries
+        // are advanced over in order, and the loop takes each start (in order, targets never
+        // decreasing: distances are sums of steps ≥ 0) at the first entry whose distance reaches
+        // its target, so entry n − 2's distance is below it and entry n − 1's is not.
+        let j = n - 1
         if !(startTarget > total) {
             startTarget = -.infinity
             while i < n {
                 let target = p.distance(i) + length
                 if target > total { startTarget = target; break }
-                if j <= i { j = i + 1 }
-                while p.distance(j) < target { j += 1 }
                 // The window ends at or after fix j − 1 (the interpolation adds a non-negative part
                 // of the step), so it cannot beat `best` when even that is `skipMargin` slower.
                 if p.time(j - 1) - p.time(i) <= best + Self.skipMargin {
