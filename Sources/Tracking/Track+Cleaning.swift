@@ -130,8 +130,12 @@ extension Track {
         }
         if fast == true { return true }
         // |vOut − vIn| over the range, with the subtraction's and the division's rounding
-        // (relative, and absolute near 0) added.
-        let lowChange = low > vIn ? low - vIn : (high < vIn ? vIn - high : 0)
+        // (relative, and absolute near 0) added. The smallest change is low − vIn when the range
+        // is above vIn, vIn − high when below, else 0: the largest of the three, as the other two
+        // are then ≤ 0. Written as maxima, not as a choice: whether the runner sped up or slowed
+        // down is a coin toss, and a branch on it was mispredicted on every fourth fix, late,
+        // behind the chord's square root and division (record 0171).
+        let lowChange = max(max(low - vIn, vIn - high), 0)
         let highChange = max(high - vIn, vIn - low)
         let absolute = LocalChordBound.roundingSlack * (high + vIn)
         let lowRate = (lowChange - absolute) / h * (1 - LocalChordBound.roundingSlack)
