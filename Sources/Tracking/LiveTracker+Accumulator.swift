@@ -150,7 +150,8 @@ struct LiveTotals: Sendable {
     /// Every best effort over the entries `effortsThrough..<profileCount` of `storage`, entry by
     /// entry in order, each as if it were the newest: the same calls, with the same numbers, as
     /// advancing them once per fix (the entries before `profileCount` never change), so the same
-    /// minima bit for bit. One uniqueness check for the array (record 0163).
+    /// minima bit for bit. One uniqueness check for the array (record 0163). The order matters:
+    /// a start-anchored window is taken at the entry where it ends (record 0171).
     @inline(never) private mutating func advanceEfforts<S: LiveProfileStorage>(_ storage: S) {
         let from = effortsThrough, to = profileCount
         guard from < to else { return }
