@@ -193,6 +193,10 @@ struct LiveBestEffort: Sendable, Equatable {
         let jn = n - 1
         let target = total - length
         guard target >= first else { return }
+        // The pointer moves about one entry per entry, now and then none or two: its first step
+        // is taken without a branch, so that only a second one is a surprise (record 0171). k + 1
+        // < n here: the last entry's walk left k + 1 ≤ n − 1, and n ≥ 2 (else target < first).
+        k += p.distance(k + 1) <= target ? 1 : 0
         while k + 1 < n && p.distance(k + 1) <= target { k += 1 }
         if k + 1 < n && k + 1 <= jn {
             // The window starts at or before fix k + 1 (the interpolation stays within the step).
