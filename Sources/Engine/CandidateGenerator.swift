@@ -35,7 +35,9 @@ public enum CandidateGenerator {
             }
         }
         addSchemaV2Kinds(state: state, add)
-        return out
+        // An extreme history can push a ladder past the catalog's ranges; such a spec could be
+        // stored but never read back (MissionSpec(json:) refuses it), so it is not offered.
+        return out.filter(\.isWithinCatalog)
     }
 
     /// Multiples of the longest run of 28 days for long-run targets (the check's range is 1…3).
@@ -70,7 +72,7 @@ public enum CandidateGenerator {
         for f in evenPaceDistanceLadder {
             for spread in spreadLadder { add(.evenPace(minDistance: max(2000, km(endurance * f)), maxSpread: spread)) }
         }
-        let most = min(10, max(3, Int(endurance / 1000 * 1.5)))
+        let most = min(10, max(3, Int(saturating: endurance / 1000 * 1.5)))
         for n in 2...most { add(.progression(kilometres: n)) }
         for f in climbLadder {
             let ascent = (endurance / 1000 * MissionFeatures.referenceClimbPerKm * f / 10).rounded() * 10

@@ -23,7 +23,7 @@ public enum Levels {
 
     /// XP for a run of `distance` metres.
     public static func runXP(distance: Double) -> Int {
-        max(0, Int((distance / 1000 * xpPerKilometre).rounded()))
+        max(0, Int(saturating: (distance / 1000 * xpPerKilometre).rounded()))
     }
 }
 

@@ -71,7 +71,7 @@ public enum StarterMissions {
         let e = estimate(profile, year: year)
         var from: [String] = []
         if let age = e.age { from.append("age \(age)") }
-        if let bmi = e.bmi { from.append("BMI \(Int(bmi.rounded()))") }
+        if let bmi = e.bmi { from.append("BMI \(Int(saturating: bmi.rounded()))") }
         let sized = from.isEmpty ? "" : ", sized from your profile (\(from.joined(separator: ", ")))"
         return "A starter mission for someone new to running\(sized); it adapts after your first runs."
     }

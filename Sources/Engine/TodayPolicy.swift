@@ -30,10 +30,10 @@ public struct PolicyMemory: Sendable, Equatable {
     /// Days of offers the memory covers.
     public static let days = 3
 
-    /// The memory for `day` from a runner's offers (any order), counting only `modelVersion`'s.
-    public init(offers: [MissionAssignment], before day: CivilDate, modelVersion: String) {
+    /// The memory for `day` from a runner's offers (any order), whichever model offered them.
+    public init(offers: [MissionAssignment], before day: CivilDate) {
         let first = day.adding(days: -Self.days)
-        for a in offers where a.modelVersion == modelVersion && a.day >= first && a.day < day {
+        for a in offers where a.day >= first && a.day < day {
             if a.status != .completed { recentSpecs.insert(a.specJSON) }
             if let kind = MissionKind(rawValue: a.kind) { recentKinds[kind, default: 0] += 1 }
         }
@@ -60,9 +60,13 @@ public struct TodayPolicy: Sendable {
     }
 
     public func choose(state: RunnerState, scorer: MissionScorer, memory: PolicyMemory = PolicyMemory()) -> [ChosenMission] {
-        let candidates = CandidateGenerator.candidates(for: state).filter { !memory.recentSpecs.contains($0.canonicalJSON) }
-        let rows = candidates.map { MissionFeatures.vector($0, state: state) }
-        let probabilities = scorer.probabilities(rows)
+        let fresh = CandidateGenerator.candidates(for: state).filter { !memory.recentSpecs.contains($0.canonicalJSON) }
+        let scored = scorer.probabilities(fresh.map { MissionFeatures.vector($0, state: state) })
+        // A probability that is not a number cannot be placed against the band: that candidate
+        // is not offered (features are finite, so this is a last line of defence).
+        let kept = fresh.indices.filter { scored[$0].isFinite }
+        let candidates = kept.map { fresh[$0] }
+        let probabilities = kept.map { scored[$0] }
         let centre = (band.lowerBound + band.upperBound) / 2
         func distance(_ p: Double) -> Double {
             band.contains(p) ? abs(p - centre) : 1 + min(abs(p - band.lowerBound), abs(p - band.upperBound))
@@ -103,7 +107,7 @@ public struct TodayPolicy: Sendable {
         }
         let endurance = state.enduranceOrDefault
         let usual = DistanceFormat.kilometres(endurance)
-        func percent(_ ratio: Double) -> Int { Int((abs(ratio - 1) * 100).rounded()) }
+        func percent(_ ratio: Double) -> Int { Int(saturating: (abs(ratio - 1) * 100).rounded()) }
         func comparison(_ ratio: Double, _ what: String) -> String {
             let p = percent(ratio)
             if p < 5 { return "about your usual \(what)" }
@@ -126,33 +130,33 @@ public struct TodayPolicy: Sendable {
             return "You usually hold about \(Pace.format(expected))/km over \(DistanceFormat.kilometres(d)); "
                 + "this asks for \(paceChange(expected, maxDuration / d * 1000))."
         case .longRun(let multiple):
-            let p = Int(((multiple - 1) * 100).rounded())
+            let p = Int(saturating: ((multiple - 1) * 100).rounded())
             let more = p < 5 ? "about as far again" : "\(p) % more"
             guard state.longest28d > 0 else { return "A long run builds endurance: \(more) than your longest recent run." }
             return "Your longest run of the last four weeks was \(DistanceFormat.kilometres(state.longest28d)); "
                 + "this asks for \(more)."
         case .recovery(let minPace, let t, _):
-            let slower = Int((minPace - state.typicalPaceOrDefault).rounded())
+            let slower = Int(saturating: (minPace - state.typicalPaceOrDefault).rounded())
             return "An easy day helps you absorb training: \(DistanceFormat.duration(t)) at \(Pace.format(minPace))/km or slower, "
                 + (slower >= 3 ? "\(slower) s/km slower than you usually run." : "about your usual pace.")
         case .evenPace(let d, let spread):
-            return "Steady pacing saves energy: every kilometre within \(Int(spread.rounded())) s/km of the others, "
+            return "Steady pacing saves energy: every kilometre within \(Int(saturating: spread.rounded())) s/km of the others, "
                 + "over \(comparison(d / endurance, "distance"))."
         case .progression(let n):
             return "Getting faster as you go teaches control: \(n) kilometres, each quicker than the last, "
                 + "of your usual \(usual)."
         case .hills(let ascent):
-            let climb = state.climbPerKm.map { "\(Int(($0 * endurance / 1000).rounded())) m" } ?? "little"
-            return "Hills build strength: \(Int(ascent.rounded())) m of climbing, where your usual run climbs \(climb)."
+            let climb = state.climbPerKm.map { "\(Int(saturating: ($0 * endurance / 1000).rounded())) m" } ?? "little"
+            return "Hills build strength: \(Int(saturating: ascent.rounded())) m of climbing, where your usual run climbs \(climb)."
         default:
-            // `choose` only sees `CandidateGenerator`'s kinds, all in `MissionFeatures.kinds`
-            // (`MissionFeatures.vector` refuses the others before this is reached).
-            preconditionFailure("TodayPolicy: kind \(spec.kind.rawValue) is not offered by schema v\(MissionFeatures.schema.version)")
+            // `choose` only sees `CandidateGenerator`'s kinds, but a stored offer may be of any
+            // kind (written by another version): it gets a plain sentence, never a trap.
+            return "\(MissionTitle.title(for: spec)): picked to be challenging yet achievable for you."
         }
     }
 
     static func paceChange(_ usual: SecondsPerKm, _ target: SecondsPerKm) -> String {
-        let seconds = Int((usual - target).rounded())
+        let seconds = Int(saturating: (usual - target).rounded())
         if abs(seconds) < 3 { return "your usual pace" }
         return seconds > 0 ? "\(seconds) s/km faster" : "up to \(-seconds) s/km slower, an easier day"
     }

@@ -65,12 +65,20 @@ public enum MissionFeatures {
         log(ascent / (referenceClimbPerKm * state.enduranceOrDefault / 1000))
     }
 
-    /// The feature vector in `schema` order.
+    /// The feature vector in `schema` order. Every value is finite: a degenerate history (runs of
+    /// 0 m, a moving time of 0) can make a log ratio infinite or NaN, and one such value would
+    /// make the probability NaN; NaN becomes 0 (the "missing" value of the log ratios) and ±∞
+    /// becomes ±`featureBound` (record 0230). Finite values pass unchanged, so models trained
+    /// on ordinary histories score exactly as before.
     public static func vector(_ spec: MissionSpec, state: RunnerState) -> [Double] {
         precondition(models(spec.kind),
                      "MissionFeatures: kind \(spec.kind.rawValue) is not modelled by schema v\(schema.version)")
-        return features.map { $0.value(spec, state) }
+        return features.map { $0.value(spec, state).clamped(to: -featureBound...featureBound, nan: 0) }
     }
+
+    /// Largest magnitude of a feature value: far beyond any ordinary one (log ratios of a few
+    /// units, counts of a few hundred), small enough that a linear model stays finite.
+    public static let featureBound = 1e4
 
     static func feature(_ name: String, _ unit: String, _ meaning: String, missing: String,
                         _ value: @escaping @Sendable (MissionSpec, RunnerState) -> Double) -> Feature {

@@ -18,7 +18,7 @@ extension RunnerState {
         var weeks = [Bool](repeating: false, count: 8)
         var weekSet: Set<Int> = []
         for run in past {
-            let w = Int(((asOf - run.startTime) / (7 * 86_400)).rounded(.up)) - 1
+            let w = Int(saturating: ((asOf - run.startTime) / (7 * 86_400)).rounded(.up)) - 1
             if w >= 0 && w < 8 { weeks[w] = true }
             weekSet.insert(max(0, w))
         }
@@ -27,7 +27,7 @@ extension RunnerState {
 
         // Local days: the streak counts back from yesterday (today's earlier runs add one).
         let offset = Double(utcOffset)
-        func localDay(_ t: EpochSeconds) -> Int { Int(((t + offset) / 86_400).rounded(.down)) }
+        func localDay(_ t: EpochSeconds) -> Int { Int(saturating: ((t + offset) / 86_400).rounded(.down)) }
         let today = localDay(asOf)
         let days = Set(past.map { localDay($0.startTime) })
         var d = today - 1

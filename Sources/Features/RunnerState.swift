@@ -180,9 +180,19 @@ public struct RunnerState: Sendable, Equatable {
     }
 
     /// Endurance, or the beginner default without history.
-    public var enduranceOrDefault: Meters { endurance ?? Self.defaultEndurance }
-    /// Typical pace, or the beginner default without history.
-    public var typicalPaceOrDefault: SecondsPerKm { typicalPace ?? Self.defaultPace }
+    /// Clamped to `enduranceRange`: a history of 0 m runs (stored by older code) must not give
+    /// an endurance of 0, which every ratio divides by (record 0230).
+    public var enduranceOrDefault: Meters {
+        (endurance ?? Self.defaultEndurance).clamped(to: Self.enduranceRange, nan: Self.defaultEndurance)
+    }
+    /// Typical pace, or the beginner default without history; clamped to `paceRange`.
+    public var typicalPaceOrDefault: SecondsPerKm {
+        (typicalPace ?? Self.defaultPace).clamped(to: Self.paceRange, nan: Self.defaultPace)
+    }
+    /// Endurances the engine reasons with, metres: the catalog's distance range.
+    public static let enduranceRange: ClosedRange<Meters> = 100...100_000
+    /// Typical paces the engine reasons with, s/km (2:00/km to 20:00/km, the catalog's pace range).
+    public static let paceRange: ClosedRange<SecondsPerKm> = 120...1200
 
     /// Acute:chronic load ratio: last 7 days' volume over the weekly mean of the last 28 days,
     /// in [0, 4]; 1 when the runner has no volume in 28 days.

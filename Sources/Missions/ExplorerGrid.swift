@@ -52,7 +52,7 @@ public enum ExplorerGrid {
         for i in d.indices.dropFirst() {
             let step = d[i] - d[i - 1]
             guard step > 0 else { continue }
-            let pieces = Int((step / pieceLength).rounded(.up))
+            let pieces = Int(saturating: (step / pieceLength).rounded(.up))
             let lat0 = run.latitudes[i - 1], lon0 = run.longitudes[i - 1]
             let dLat = run.latitudes[i] - lat0, dLon = run.longitudes[i] - lon0
             for k in 0..<pieces {

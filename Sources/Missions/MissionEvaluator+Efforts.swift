@@ -63,7 +63,7 @@ extension MissionEvaluator {
             if index > 0 { rests.append(DistanceFormat.duration(rep.start - best[index - 1].end)) }
         }
         let paces = best.map { Pace.format(($0.end - $0.start) / (length / 1000)) }.joined(separator: ", ")
-        var sentence = "\(best.count) of \(reps) reps of \(Int(length.rounded())) m at \(Pace.format(maxPace))/km or faster"
+        var sentence = "\(best.count) of \(reps) reps of \(Int(saturating: length.rounded())) m at \(Pace.format(maxPace))/km or faster"
         if !best.isEmpty { sentence += " (\(paces)/km" + (rests.isEmpty ? ")" : "; rests \(rests.joined(separator: ", ")))") }
         if let longest = restBreaks.max() {
             sentence += "; a rest of \(DistanceFormat.duration(longest)) over the \(DistanceFormat.duration(maxRecovery)) limit restarted the count"
@@ -84,9 +84,9 @@ extension MissionEvaluator {
             v.details.append(MissionEvidence(.surge, index: index + 1, from: s.from, to: s.to, value: s.duration,
                                              unit: "s", passed: true))
         }
-        let list = found.prefix(8).map { "\(Int($0.duration.rounded())) s" }.joined(separator: ", ")
+        let list = found.prefix(8).map { "\(Int(saturating: $0.duration.rounded())) s" }.joined(separator: ", ")
         v.add(Double(found.count) / Double(surges),
-              "\(found.count) of \(surges) surges of \(Int(minSurge.rounded())) s or more well above your average speed"
+              "\(found.count) of \(surges) surges of \(Int(saturating: minSurge.rounded())) s or more well above your average speed"
                 + (found.isEmpty ? "" : " (\(list)\(found.count > 8 ? ", …" : ""))"))
     }
 }

@@ -32,7 +32,7 @@ extension MissionEvaluator {
 
         case .earlyBird(let before, let minDistance), .nightOwl(let before, let minDistance):
             guard let offset = context.utcOffset else { return "the runner's UTC offset is unknown" }
-            let local = Int((start + Double(offset)).rounded(.down))
+            let local = Int(saturating: (start + Double(offset)).rounded(.down))
             let minute = ((local % 86_400 + 86_400) % 86_400) / 60
             let ok: Bool
             if case .earlyBird = spec {
@@ -124,7 +124,7 @@ extension MissionEvaluator {
             v.add(0, "no moving distance")
         }
         if let cap = maxHeartRate, let hr = metrics.averageHeartRate {
-            v.add(hr <= cap ? 1 : cap / hr, "average heart rate \(Int(hr.rounded())) bpm (cap \(Int(cap.rounded())))",
+            v.add(hr <= cap ? 1 : cap / hr, "average heart rate \(Int(saturating: hr.rounded())) bpm (cap \(Int(saturating: cap.rounded())))",
                   MissionEvidence(.total, value: hr, unit: "bpm", passed: hr <= cap))
         }
         return nil

@@ -27,7 +27,7 @@ extension MissionEvaluator {
         }
         let accepted = minAscent * tolerance.ascentFraction
         v.add(gain / accepted,
-              "climbed \(Int(gain.rounded())) m of \(Int(minAscent.rounded())) m (\(Int(accepted.rounded())) m accepted for height error)",
+              "climbed \(Int(saturating: gain.rounded())) m of \(Int(saturating: minAscent.rounded())) m (\(Int(saturating: accepted.rounded())) m accepted for height error)",
               MissionEvidence(.total, value: gain, unit: "m", passed: gain >= accepted))
     }
 
@@ -55,7 +55,7 @@ extension MissionEvaluator {
         let gap = Geodesy.distance(latitude1: run.latitudes[0], longitude1: run.longitudes[0],
                                    latitude2: run.latitudes[last], longitude2: run.longitudes[last])
         v.add(gap <= maxGap ? 1 : maxGap / gap,
-              "finished \(Int(gap.rounded())) m from the start (limit \(Int(maxGap.rounded())) m)",
+              "finished \(Int(saturating: gap.rounded())) m from the start (limit \(Int(saturating: maxGap.rounded())) m)",
               MissionEvidence(.total, value: gap, unit: "m", passed: gap <= maxGap))
     }
 
@@ -76,8 +76,8 @@ extension MissionEvaluator {
         }
         let share = total > 0 ? newDistance / total : 0
         v.add(share / minNewFraction,
-              "\(Int((share * 100).rounded())) % of the distance (\(km(newDistance))) on \(newCells.count) cells "
-                + "never covered before (\(Int((minNewFraction * 100).rounded())) % asked)",
+              "\(Int(saturating: (share * 100).rounded())) % of the distance (\(km(newDistance))) on \(newCells.count) cells "
+                + "never covered before (\(Int(saturating: (minNewFraction * 100).rounded())) % asked)",
               MissionEvidence(.cells, value: share, unit: "fraction", passed: share >= minNewFraction))
     }
 }

@@ -21,7 +21,7 @@ extension MissionEvaluator {
             let limit = maxSpread + 2 * tolerance.paceSlack
             v.add(spread <= limit ? 1 : limit / spread,
                   "splits from \(Pace.format(fastest.pace))/km (km \(fastest.index)) to \(Pace.format(slowest.pace))/km "
-                    + "(km \(slowest.index)): spread \(Int(spread.rounded())) s/km (limit \(Int(maxSpread.rounded())), \(Int(limit.rounded())) accepted)")
+                    + "(km \(slowest.index)): spread \(Int(saturating: spread.rounded())) s/km (limit \(Int(saturating: maxSpread.rounded())), \(Int(saturating: limit.rounded())) accepted)")
             for s in full {
                 let extreme = s.index == fastest.index || s.index == slowest.index
                 v.details.append(MissionEvidence(.split, index: s.index, from: Double(s.index - 1) * length,

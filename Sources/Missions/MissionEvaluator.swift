@@ -170,7 +170,7 @@ public enum MissionEvaluator {
 
     /// Kilometres with two decimals ("4.97 km"), so near misses are visible.
     static func km(_ meters: Meters) -> String {
-        let hundredths = Int((meters / 10).rounded())
+        let hundredths = Int(saturating: (meters / 10).rounded())
         let frac = hundredths % 100
         return "\(hundredths / 100).\(frac < 10 ? "0" : "")\(frac) km"
     }

@@ -162,4 +162,8 @@ public enum MissionSpec: Sendable, Hashable {
 
     /// `json` written with sorted keys and no white space: equal specs give equal strings.
     public var canonicalJSON: String { JSONWriter.string(json) }
+
+    /// True when every parameter is in the catalog's range (`MissionSpec(json:)` would read the
+    /// spec back as it is): a spec built in code, not parsed, may not be.
+    public var isWithinCatalog: Bool { (try? MissionSpec(json: json)) == self }
 }

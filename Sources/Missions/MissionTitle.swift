@@ -9,7 +9,7 @@ public enum MissionTitle {
         case .distance(let d):
             return "Run \(DistanceFormat.kilometres(d))"
         case .duration(let s):
-            let whole = Int(s.rounded())
+            let whole = Int(saturating: s.rounded())
             return whole % 60 == 0 ? "Run for \(whole / 60) min" : "Run for \(DistanceFormat.duration(s))"
         case .pace(let p, let d):
             return "Run \(DistanceFormat.kilometres(d)) at \(Pace.format(p))/km or faster"
@@ -18,17 +18,17 @@ public enum MissionTitle {
         case .distanceInTime(let d, let s):
             return "Cover \(DistanceFormat.kilometres(d)) in under \(DistanceFormat.duration(s))"
         case .evenPace(let d, let x):
-            return "Run \(DistanceFormat.kilometres(d)) with every km within \(Int(x.rounded())) s/km of the others"
+            return "Run \(DistanceFormat.kilometres(d)) with every km within \(Int(saturating: x.rounded())) s/km of the others"
         case .progression(let n):
             return "Run \(n) km, each faster than the last"
         case .intervals(let n, let r, let p, let s):
             return "\(n) × \(metres(r)) at \(Pace.format(p))/km or faster, rests up to \(DistanceFormat.duration(s))"
         case .fartlek(let n, let t):
-            return "Fartlek: \(n) surges of \(Int(t.rounded())) s or more"
+            return "Fartlek: \(n) surges of \(Int(saturating: t.rounded())) s or more"
         case .hills(let g):
-            return "Climb \(Int(g.rounded())) m"
+            return "Climb \(Int(saturating: g.rounded())) m"
         case .longRun(let m):
-            let percent = Int(((m - 1) * 100).rounded())
+            let percent = Int(saturating: ((m - 1) * 100).rounded())
             return percent == 0 ? "Match your longest run of the last 4 weeks"
                 : "Run \(percent) % further than your longest run of the last 4 weeks"
         case .earlyBird(let minute, let d):
@@ -36,9 +36,9 @@ public enum MissionTitle {
         case .nightOwl(let minute, let d):
             return "Night owl: run \(DistanceFormat.kilometres(d)) starting after \(clock(minute))"
         case .explorer(let f, let d):
-            return "Explore: run \(DistanceFormat.kilometres(d)) with \(Int((f * 100).rounded())) % on new ground"
+            return "Explore: run \(DistanceFormat.kilometres(d)) with \(Int(saturating: (f * 100).rounded())) % on new ground"
         case .loop(let r, let d):
-            return "Run a \(DistanceFormat.kilometres(d)) loop, finishing within \(Int(r.rounded())) m of the start"
+            return "Run a \(DistanceFormat.kilometres(d)) loop, finishing within \(Int(saturating: r.rounded())) m of the start"
         case .streak(let n):
             return "Run \(n) days in a row"
         case .weeklyVolume(let d):
@@ -46,8 +46,8 @@ public enum MissionTitle {
         case .personalBest(let d):
             return "Beat your best \(metres(d))"
         case .recovery(let p, let s, let hr):
-            let base = "Easy \(Int((s / 60).rounded())) min at \(Pace.format(p))/km or slower"
-            return hr.map { base + ", heart rate under \(Int($0.rounded()))" } ?? base
+            let base = "Easy \(Int(saturating: (s / 60).rounded())) min at \(Pace.format(p))/km or slower"
+            return hr.map { base + ", heart rate under \(Int(saturating: $0.rounded()))" } ?? base
         case .raceFinish(let d):
             return "Finish a race of \(DistanceFormat.kilometres(d)) or more"
         case .podium(let place):
@@ -57,7 +57,7 @@ public enum MissionTitle {
 
     /// Short distances in metres ("400 m"), longer ones in km ("5.0 km").
     static func metres(_ d: Meters) -> String {
-        d < 1000 ? "\(Int(d.rounded())) m" : DistanceFormat.kilometres(d)
+        d < 1000 ? "\(Int(saturating: d.rounded())) m" : DistanceFormat.kilometres(d)
     }
 
     /// Minutes after midnight as "7:00", "21:30".

@@ -11,10 +11,10 @@ import RunusCore
 /// So a 5 km run at p = 0.5 is worth 100 XP, at p = 0.9 60 XP; XP never rises with p.
 /// Effort and intensity of the kinds added later are in record 0215.
 public enum MissionXP {
-    /// - Parameter pComplete: completion probability in [0, 1] (values outside are clamped).
+    /// - Parameter pComplete: completion probability in [0, 1] (values outside are clamped; NaN,
+    ///   an unknown difficulty, counts as 1 and earns no difficulty bonus).
     public static func xp(for spec: MissionSpec, pComplete: Double) -> Int {
-        precondition(!pComplete.isNaN, "MissionXP: pComplete is NaN")
-        let p = min(1, max(0, pComplete))
+        let p = pComplete.clamped(to: 0...1, nan: 1)
         let effortKm: Double, intensity: Double
         switch spec {
         case .distance(let d): effortKm = d / 1000; intensity = 1.0
@@ -39,6 +39,6 @@ public enum MissionXP {
         case .podium(let place): effortKm = 5; intensity = 1.5 + 0.5 / Double(place)
         }
         let raw = 10 * effortKm * intensity * (1 + 2 * (1 - p))
-        return max(5, Int((raw / 5).rounded()) * 5)
+        return max(5, Int(saturating: (raw / 5).rounded()) * 5)
     }
 }

@@ -98,7 +98,7 @@ struct Bootstrap {
     static func quantile(_ sorted: [Double], _ q: Double) -> Double {
         precondition(!sorted.isEmpty && (0...1).contains(q), "quantile \(q) of \(sorted.count) values")
         let h = Double(sorted.count - 1) * q
-        let lo = Int(h.rounded(.down)), hi = min(lo + 1, sorted.count - 1)
+        let lo = Int(saturating: h.rounded(.down)), hi = min(lo + 1, sorted.count - 1)
         return sorted[lo] + (h - Double(lo)) * (sorted[hi] - sorted[lo])
     }
 }

@@ -76,7 +76,7 @@ extension ModelCurves {
         let bins = c.histogramBins
         var completed = [Int](repeating: 0, count: bins), failed = completed
         for k in s.labels.indices {
-            let b = min(Int(s.probability[k] * Double(bins)), bins - 1)
+            let b = min(Int(saturating: s.probability[k] * Double(bins)), bins - 1)
             if s.labels[k] == 1 { completed[b] += 1 } else { failed[b] += 1 }
         }
         self.histogram = (0..<bins).map {

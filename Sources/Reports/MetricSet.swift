@@ -70,7 +70,7 @@ struct PreparedScores {
             let q = min(max(p[k], Metrics.logLossClip), 1 - Metrics.logLossClip)
             loss[k] = labels[k] == 1 ? -log(q) : -log(1 - q)
             sq[k] = (p[k] - labels[k]) * (p[k] - labels[k])
-            bin[k] = UInt8(min(Int(p[k] * Double(bins)), bins - 1))
+            bin[k] = UInt8(min(Int(saturating: p[k] * Double(bins)), bins - 1))
         }
         self.lossTerm = loss
         self.squaredError = sq

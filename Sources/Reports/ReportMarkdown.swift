@@ -67,7 +67,7 @@ public enum ReportMarkdown {
 
 /// Sentences and cell formats shared by the Markdown and HTML renderers.
 enum ReportText {
-    static func level(_ c: ReportConfiguration) -> String { "\(Int((c.confidence * 100).rounded()))%" }
+    static func level(_ c: ReportConfiguration) -> String { "\(Int(saturating: (c.confidence * 100).rounded()))%" }
 
     static func title(_ r: EvaluationReport) -> String {
         r.models.count == 2 ? "Mission model report: \(r.models[0].name) vs \(r.models[1].name)"

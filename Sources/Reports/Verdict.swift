@@ -2,7 +2,7 @@
 /// decides (a proper score, and the policy needs calibrated probabilities), AUC and ECE qualify.
 enum Verdict {
     static func sentence(candidate a: String, reference b: String, differences d: [String: Interval], confidence: Double) -> String {
-        let level = "\(Int((confidence * 100).rounded()))%"
+        let level = "\(Int(saturating: (confidence * 100).rounded()))%"
         guard let loss = d["log_loss"] else { return "No verdict: the log loss difference is undefined." }
         if d.values.allSatisfy({ $0.estimate == 0 && ($0.lower ?? 0) == 0 && ($0.upper ?? 0) == 0 }) {
             return "\(a) and \(b) make identical predictions on this period: no difference."
@@ -39,7 +39,7 @@ enum ReportFormat {
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
         let scaled = (abs(x) * scale).rounded()
-        let whole = Int(scaled / scale), fraction = Int(scaled - Double(whole) * scale)
+        let whole = Int(saturating: scaled / scale), fraction = Int(saturating: scaled - Double(whole) * scale)
         let sign = x < 0 && scaled != 0 ? "−" : ""
         if digits == 0 { return sign + String(whole) }
         let f = String(fraction)

@@ -103,7 +103,7 @@ enum MissionCheckCommand {
         let start = m.profile.times.isEmpty ? "-" : utc(m.startTime)
         let count = e.count.map { "\($0.done) of \($0.target) \($0.unit)" } ?? "-"
         var out = "\(path)\t\(index)\t\(start)\t\(String(format: "%.2f", m.distance / 1000))\t\(e.status.rawValue)\t"
-            + "\(Int((e.progress * 100).rounded(.down))) %\t\(count)\n"
+            + "\(Int(saturating: (e.progress * 100).rounded(.down))) %\t\(count)\n"
         for sentence in e.evidence { out += "    \(sentence)\n" }
         return out
     }
@@ -111,7 +111,7 @@ enum MissionCheckCommand {
     /// "2026-05-28 20:26" (UTC).
     static func utc(_ t: EpochSeconds) -> String {
         let day = CivilDate(instant: t, utcOffset: 0)
-        let minute = Int((t - day.startInstant(utcOffset: 0)) / 60)
+        let minute = Int(saturating: (t - day.startInstant(utcOffset: 0)) / 60)
         return "\(day) " + String(format: "%02d:%02d", minute / 60, minute % 60)
     }
 }

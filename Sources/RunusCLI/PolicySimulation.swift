@@ -15,7 +15,7 @@ struct EngineOfferPolicy: OfferPolicy {
         // As `missions.today` sees it: past outcomes and local start hours included.
         let state = RunnerState(history: history, outcomes: PastOutcome.from(assignments: pastOffers, runs: history),
                                 asOf: dayStart, utcOffset: profile.utcOffsetSeconds)
-        let memory = PolicyMemory(offers: pastOffers, before: day, modelVersion: scorer.version)
+        let memory = PolicyMemory(offers: pastOffers, before: day)
         return policy.choose(state: state, scorer: scorer, memory: memory)
             .filter { !$0.isStretch }
             .map { PolicyOffer(spec: $0.spec, pComplete: $0.pComplete, modelVersion: scorer.version) }

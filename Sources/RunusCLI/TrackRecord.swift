@@ -102,7 +102,7 @@ enum TrackTable {
     /// h:mm:ss, or m:ss under an hour; "-" when not finite.
     static func clock(_ seconds: Seconds) -> String {
         guard seconds.isFinite, seconds >= 0 else { return "-" }
-        let s = Int(seconds.rounded())
+        let s = Int(saturating: seconds.rounded())
         return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
     }
 

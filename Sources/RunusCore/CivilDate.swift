@@ -47,7 +47,7 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// The day containing `instant` at a fixed UTC offset (seconds east of Greenwich).
     public init(instant: EpochSeconds, utcOffset: Int) {
-        let local = Int((instant + Double(utcOffset)).rounded(.down))
+        let local = Int(saturating: (instant + Double(utcOffset)).rounded(.down))
         self.init(daysSinceEpoch: local >= 0 ? local / 86_400 : (local - 86_399) / 86_400)
     }
 

@@ -1,6 +1,8 @@
 /// Writes JSON with sorted object keys and no white space, so equal values give equal bytes.
 /// Numbers: whole numbers below 2^53 print without a fraction ("5000"); others use Swift's
-/// shortest round-trip form ("0.1", "1e-07"). Non-finite numbers are a programmer error.
+/// shortest round-trip form ("0.1", "1e-07"). JSON has no NaN or infinity: they are written as
+/// `null`, as JavaScript's `JSON.stringify` does, so that no value reaching an answer can stop
+/// the daemon (record 0230); the engine checks its numbers before they get here.
 public enum JSONWriter {
     public static func bytes(_ value: JSONValue) -> [UInt8] {
         var out: [UInt8] = []
@@ -39,7 +41,10 @@ public enum JSONWriter {
     }
 
     public static func writeNumber(_ n: Double, into out: inout [UInt8]) {
-        precondition(n.isFinite, "JSON cannot represent \(n)")
+        guard n.isFinite else {
+            out.append(contentsOf: "null".utf8)
+            return
+        }
         if n.rounded() == n, abs(n) < 9.007_199_254_740_992e15 {
             out.append(contentsOf: String(Int64(n)).utf8)
         } else {

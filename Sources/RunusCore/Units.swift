@@ -22,7 +22,7 @@ public enum Pace {
 
     /// Formats a pace as `m:ss` (rounded to the nearest second), e.g. 270 → "4:30".
     public static func format(_ pace: SecondsPerKm) -> String {
-        let total = Int(pace.rounded())
+        let total = Int(saturating: pace.rounded())
         let seconds = total % 60
         return "\(total / 60):" + (seconds < 10 ? "0" : "") + "\(seconds)"
     }
@@ -31,13 +31,18 @@ public enum Pace {
 public enum DistanceFormat {
     /// Formats metres as kilometres with one decimal, e.g. 5000 → "5.0 km".
     public static func kilometres(_ meters: Meters) -> String {
-        let tenths = Int((meters / 100).rounded())
+        let tenths = Int(saturating: (meters / 100).rounded())
         return "\(tenths / 10).\(tenths % 10) km"
+    }
+
+    /// Formats a distance as whole metres below 1 km ("40 m"), else as `kilometres` ("5.0 km").
+    public static func metres(_ meters: Meters) -> String {
+        meters < 999.5 ? "\(Int(saturating: meters.rounded())) m" : kilometres(meters)
     }
 
     /// Formats a duration as "h:mm:ss" or "m:ss".
     public static func duration(_ seconds: Seconds) -> String {
-        let total = Int(seconds.rounded())
+        let total = Int(saturating: seconds.rounded())
         let h = total / 3600, m = (total % 3600) / 60, s = total % 60
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
         return h > 0 ? "\(h):\(two(m)):\(two(s))" : "\(m):\(two(s))"

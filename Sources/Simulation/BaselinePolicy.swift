@@ -90,7 +90,7 @@ enum BaselinePolicy {
             let spread = exp(rng.uniform(log(15), log(35))).rounded()
             return .evenPace(minDistance: max(2000, distance(-0.6, 0.5)), maxSpread: spread)
         case .progression:
-            let most = min(10, max(3, Int(endurance / 1000 * 1.5)))
+            let most = min(10, max(3, Int(saturating: endurance / 1000 * 1.5)))
             return .progression(kilometres: rng.int(in: 2...most))
         case .hills:
             let ascent = endurance / 1000 * 10 * exp(rng.uniform(-1, 1))

@@ -123,7 +123,7 @@ public struct SegmentFeatures: Sendable, Equatable {
     static func percentile(_ sorted: [Double], _ q: Double) -> Double {
         guard !sorted.isEmpty else { return 0 }
         let x = q * Double(sorted.count - 1)
-        let i = Int(x), w = x - Double(i)
+        let i = Int(saturating: x), w = x - Double(i)
         return i + 1 < sorted.count ? sorted[i] * (1 - w) + sorted[i + 1] * w : sorted[i]
     }
 }
