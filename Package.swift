@@ -54,7 +54,7 @@ let package = Package(
         .testTarget(name: "FeaturesTests", dependencies: ["Features"]),
         .testTarget(name: "EngineTests", dependencies: ["Engine"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
-        .testTarget(name: "StorageTests", dependencies: ["Storage"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage"], exclude: ["Fixtures"]),
         .testTarget(name: "ServerTests", dependencies: ["Server"]),
         .testTarget(name: "RunusCLITests", dependencies: ["RunusCLI"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports"], exclude: ["Golden"]),

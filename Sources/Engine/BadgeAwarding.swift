@@ -13,7 +13,9 @@ public struct BadgeAwarding: Sendable {
 
     /// Stores and returns the badges `user` has newly earned, dated `instant`.
     public func award(to user: UserProfile, at instant: EpochSeconds, runID: String?) throws -> [Badge] {
+        // Runs that are no evidence of running (too fast, too short) earn no badge (record 0230).
         let runs = try store.runs(user: user.id, from: -.greatestFiniteMagnitude, to: .greatestFiniteMagnitude)
+            .filter(\.isEvidence)
         let ledger = try store.rewards(user: user.id)
         let context = BadgeContext(
             runs: runs.map {

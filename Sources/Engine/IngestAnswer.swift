@@ -12,6 +12,17 @@ struct IngestAnswer {
     let badges: [Badge]
     let level: LevelStatus
     let clientRunID: String
+    /// Why the run earns nothing, when it does not (record 0230, 0231).
+    let unrewarded: Unrewarded?
+    /// The client id of the stored run this one repeats (record 0231).
+    let duplicateOf: String?
+
+    struct Unrewarded {
+        /// A code: `too_old`, `too_fast`, `too_short`, `duplicate`.
+        let reason: String
+        /// One sentence for the runner.
+        let message: String
+    }
 
     static func rounded(_ x: Double, _ digits: Double = 1) -> JSONValue {
         let scale = pow(10, digits)
@@ -36,6 +47,9 @@ struct IngestAnswer {
         runObject["moving_pace_s_per_km"] = metrics.movingPace.map { Self.rounded($0) } ?? .null
         runObject["calories_kcal"] = run.calories.map { Self.rounded($0, 0) } ?? .null
         return [
+            "rewarded": .bool(unrewarded == nil),
+            "unrewarded": unrewarded.map { ["reason": .string($0.reason), "message": .string($0.message)] } ?? .null,
+            "duplicate_of": duplicateOf.map { .string($0) } ?? .null,
             "run": .object(runObject),
             "missions": .array(missions.map { m in
                 var object: [String: JSONValue] = [
@@ -48,7 +62,7 @@ struct IngestAnswer {
                     object["title"] = .string(MissionTitle.title(for: spec))
                     object["spec"] = spec.json
                 }
-                object["evidence"] = .array((m.evaluation?.evidence ?? ["the stored mission spec could not be read"]).map { .string($0) })
+                object["evidence"] = .array((m.evaluation?.evidence ?? [m.note ?? "not checked"]).map { .string($0) })
                 return .object(object)
             }),
             "xp": ["run": .number(Double(runXP)), "missions": .number(Double(missionXP)),

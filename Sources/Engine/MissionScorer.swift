@@ -12,6 +12,8 @@ public protocol MissionScorer: Sendable {
 public enum EngineError: Error, CustomStringConvertible, Equatable {
     case schemaMismatch(expected: String, artifact: String)
     case unknownUser(UserID)
+    /// `missions.today` asked for a day outside yesterday…tomorrow of the runner's zone.
+    case dayOutOfRange(asked: CivilDate, today: CivilDate)
 
     public var description: String {
         switch self {
@@ -19,6 +21,8 @@ public enum EngineError: Error, CustomStringConvertible, Equatable {
             return "model feature schema \(artifact) does not match this build's schema \(expected); retrain the model"
         case .unknownUser(let id):
             return "unknown user '\(id)'"
+        case .dayOutOfRange(let asked, let today):
+            return "date \(asked) is outside \(today.adding(days: -1))…\(today.adding(days: 1)) (yesterday to tomorrow in the runner's time zone, where today is \(today))"
         }
     }
 }

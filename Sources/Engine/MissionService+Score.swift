@@ -26,7 +26,8 @@ extension MissionService {
         let offset = user.utcOffset(at: now, resolver: resolver)
         let asOf = day.startInstant(utcOffset: offset)
         func build() throws -> RunnerState {
-            let history = try store.runs(user: userID, from: asOf - 365 * 86_400, to: asOf)
+            // Runs that are no evidence of ability (too fast, too short: record 0230) stay out.
+            let history = try store.runs(user: userID, from: asOf - 365 * 86_400, to: asOf).filter(\.isEvidence)
             // Mission outcomes of the last 90 days decided by runs before the day (as in training).
             let past = try store.assignments(user: userID, from: day.adding(days: -90), to: day.adding(days: -1))
             return RunnerState(history: history, outcomes: PastOutcome.from(assignments: past, runs: history),

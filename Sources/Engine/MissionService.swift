@@ -36,6 +36,8 @@ public final class MissionService: Sendable {
 
     /// Suffix of a stretch mission's assignment id (the store has no column for the role).
     static let stretchSuffix = "-stretch"
+    /// Days either side of the runner's current local day `today` may be asked for.
+    public static let dayReach = 1
 
     public init(store: any EngineStore, scorer: any MissionScorer, policy: TodayPolicy = TodayPolicy(),
                 resolver: any UTCOffsetResolver = FixedOffsetResolver(), stateCache: (any RunnerStateCache)? = nil) {
@@ -52,11 +54,21 @@ public final class MissionService: Sendable {
 
     /// Today's `count` daily missions (plus the stretch mission, when one fits) for `userID` on
     /// `day` (default: the runner's local day at `now`).
+    ///
+    /// The day's set is fixed once offered (record 0524): whatever model offered it, later
+    /// requests that day return it, and a model reload changes the scores of new offers only.
+    /// `refresh` expires the open missions and offers a new set that repeats no mission offered
+    /// earlier that day (fewer missions, or none, once the candidates run out).
     public func today(user userID: UserID, day requestedDay: CivilDate?, count: Int, now: EpochSeconds,
                       refresh: Bool = false) throws -> (day: CivilDate, missions: [TodayMission]) {
         let (user, day, state) = try runnerState(user: userID, day: requestedDay, now: now)
+        // Offers for days long past would let a back-dated run complete them (record 0524).
+        let current = localDay(of: user, at: now)
+        guard abs(day.daysSinceEpoch - current.daysSinceEpoch) <= Self.dayReach else {
+            throw EngineError.dayOutOfRange(asked: day, today: current)
+        }
         func stored() throws -> (all: [MissionAssignment], current: [MissionAssignment], enough: Bool) {
-            let all = try store.assignments(user: userID, day: day).filter { $0.modelVersion == scorer.version }
+            let all = try store.assignments(user: userID, day: day)
             let current = all.filter { $0.status != .expired }
             return (all, current, current.filter { !$0.id.hasSuffix(Self.stretchSuffix) }.count >= count)
         }
@@ -71,9 +83,10 @@ public final class MissionService: Sendable {
             var memory = try self.memory(user: userID, before: day)
             if refresh {
                 for a in current where a.status == .offered {
-                    try store.updateAssignment(id: a.id, status: .expired, runID: a.runID, progress: a.progress)
-                    memory.recentSpecs.insert(a.specJSON)
+                    try store.updateAssignment(user: userID, id: a.id, status: .expired, runID: a.runID, progress: a.progress)
                 }
+                // Nothing offered earlier today comes back: refresh never alternates two sets.
+                for a in todays { memory.recentSpecs.insert(a.specJSON) }
             }
             let kept = refresh ? current.filter { $0.status != .offered } : []
             var policy = self.policy
@@ -85,7 +98,7 @@ public final class MissionService: Sendable {
             let round = todays.count  // distinct ids across refreshes
             var missions = try kept.map { try Self.todayMission($0, state: state, user: user, day: day) }
             for (i, mission) in chosen.enumerated() {
-                let id = "\(userID)-\(day)-\(scorer.version)-\(round)-\(i + 1)" + (mission.isStretch ? Self.stretchSuffix : "")
+                let id = Self.assignmentID(day: day, round: round, slot: i + 1, stretch: mission.isStretch)
                 try store.insertAssignment(MissionAssignment(
                     id: id, userID: userID, day: day, kind: mission.spec.kind.rawValue,
                     specJSON: mission.spec.canonicalJSON, modelVersion: scorer.version,
@@ -98,10 +111,18 @@ public final class MissionService: Sendable {
         }
     }
 
+    /// The id of the `slot`-th mission (1-based) chosen in round `round` (0, then one more per
+    /// refresh) of `day`, e.g. `2026-12-01-0-1` or `2026-12-01-0-4-stretch`. Unique among the
+    /// runner's assignments (the store keys them by runner and id, record 0405); it names neither
+    /// the runner nor the model, so a reload cannot offer a second set (record 0524).
+    static func assignmentID(day: CivilDate, round: Int, slot: Int, stretch: Bool) -> String {
+        "\(day)-\(round)-\(slot)" + (stretch ? stretchSuffix : "")
+    }
+
     /// Offers of the `PolicyMemory.days` days before `day`: specs not completed, and kinds.
     func memory(user: UserID, before day: CivilDate) throws -> PolicyMemory {
         PolicyMemory(offers: try store.assignments(user: user, from: day.adding(days: -PolicyMemory.days), to: day.adding(days: -1)),
-                     before: day, modelVersion: scorer.version)
+                     before: day)
     }
 
     static func todayMission(_ a: MissionAssignment, state: RunnerState, user: UserProfile, day: CivilDate) throws -> TodayMission {

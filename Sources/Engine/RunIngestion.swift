@@ -7,67 +7,93 @@ import Missions
 public enum IngestError: Error, CustomStringConvertible, Equatable {
     case unknownUser(UserID)
     case emptyTrack(runID: String, points: Int)
-    case runOwnedByAnotherUser(runID: String)
+    /// The fixes cannot be one run (docs/decisions/0230-run-plausibility.md).
+    case refused(runID: String, RunRefusal)
+    /// The runner has a stored run with this id that no `runs.ingest` answered (an import).
+    case runIDTaken(runID: String)
 
     public var description: String {
         switch self {
         case .unknownUser(let id): return "unknown user '\(id)'"
         case .emptyTrack(let id, let n):
             return "run '\(id)' has \(n) usable point(s) after cleaning; at least 2 with increasing times are needed"
-        case .runOwnedByAnotherUser(let id): return "run id '\(id)' was already sent by another user"
+        case .refused(let id, let refusal): return "run '\(id)': \(refusal)"
+        case .runIDTaken(let id): return "run id '\(id)' is already used by another stored run of this runner (an import); send it under another id"
         }
     }
 }
 
-/// After a run: metrics (vehicle parts removed), every open mission of the run's local day
-/// checked, outcomes stored, XP and badges awarded, level updated; the answer lists all of it.
-/// Everything is written in one transaction and the answer is stored with it, so sending the
-/// same run again (same client run id) changes nothing and returns the same answer.
+/// After a run: the fixes checked against physical limits, metrics (vehicle parts removed),
+/// every open mission of the run's local day checked, outcomes stored, XP and badges awarded,
+/// level updated; the answer lists all of it. Everything is written in one transaction and the
+/// answer is stored with it, so sending the same run again (same user and client run id)
+/// changes nothing and returns the same answer.
+///
+/// A run is keyed by (user, client run id) (docs/decisions/0405-per-runner-keys.md). One whose
+/// fixes cannot be one run is refused (`IngestError.refused`); one that is real but must not earn
+/// (too old, too fast, too short) is stored with `rewarded: false` and the reason (record 0230);
+/// one that overlaps a stored run of the runner in time is that run sent again from another
+/// device: answered with `duplicate_of`, rewarded once (record 0231).
 ///
 /// Mission status after a run (docs/decisions/0004-mission-labels.md, amendment): a run that
-/// completes an open mission completes it; a mission the day's runs did not complete stays
-/// `offered` with its best progress until the day is over, then becomes `failed` if the runner
-/// ran that day and `expired` if not (closed when a later run or request arrives).
+/// completes an open mission completes it, unless a refresh offered that mission after the run
+/// ended (`mayComplete`: a runner cannot shop for missions that fit a run already done); a mission the day's runs did not
+/// complete stays `offered` with its best progress until the day is over, then becomes `failed`
+/// if the runner ran that day and `expired` if not (closed when a later run or request arrives).
 public final class RunIngestion: Sendable {
     let store: any EngineStore
     let resolver: any UTCOffsetResolver
+    let rules: PlausibilityRules
 
-    public init(store: any EngineStore, resolver: any UTCOffsetResolver = FixedOffsetResolver()) {
-        self.store = store; self.resolver = resolver
+    public init(store: any EngineStore, resolver: any UTCOffsetResolver = FixedOffsetResolver(),
+                rules: PlausibilityRules = PlausibilityRules()) {
+        self.store = store; self.resolver = resolver; self.rules = rules
     }
-
-    /// The stored id of a client's run: runs are keyed per user, so two users' apps may reuse ids.
-    public static func storedRunID(user: UserID, clientRunID: String) -> String { "\(user):\(clientRunID)" }
 
     /// Ingests one run; returns the answer document (the same one on every repeat).
     public func ingest(user userID: UserID, clientRunID: String, track: Track, now: EpochSeconds) throws -> JSONValue {
-        let runID = Self.storedRunID(user: userID, clientRunID: clientRunID)
-        if let stored = try store.ingestAnswer(runID: runID) { return try JSONParser.parse(stored) }
+        let runID = clientRunID
+        if let stored = try store.ingestAnswer(user: userID, runID: runID) { return try JSONParser.parse(stored) }
         guard let user = try store.user(id: userID) else { throw IngestError.unknownUser(userID) }
+        do { try rules.check(points: track.points, now: now) } catch { throw IngestError.refused(runID: clientRunID, error) }
         let metrics = RunMetrics(track: track, weightKg: user.weightKg)
         guard metrics.profile.times.count >= 2, metrics.elapsed > 0 else {
             throw IngestError.emptyTrack(runID: clientRunID, points: metrics.profile.times.count)
         }
+        let verdict = rules.rewardVerdict(start: metrics.startTime, distance: metrics.distance, moving: metrics.moving, now: now)
         let run = RunRecord(id: runID, userID: userID, startTime: metrics.startTime, distance: metrics.distance,
                             elapsed: metrics.elapsed, moving: metrics.moving, elevationGain: metrics.elevationGain,
-                            calories: metrics.calories, source: "app", track: CompactTrackCodec.encode(track))
+                            calories: metrics.calories, source: "app", track: CompactTrackCodec.encode(track),
+                            rewarded: verdict == nil, unrewardedReason: verdict?.code)
         return try store.transaction {
             // A concurrent request may have ingested the same run since the first check.
-            if let stored = try store.ingestAnswer(runID: runID) { return try JSONParser.parse(stored) }
-            guard try store.insertRun(run) else { throw IngestError.runOwnedByAnotherUser(runID: clientRunID) }
+            if let stored = try store.ingestAnswer(user: userID, runID: runID) { return try JSONParser.parse(stored) }
             let day = user.localDay(at: run.startTime, resolver: resolver)
+            let total = { try self.store.rewards(user: userID).reduce(0) { $0 + $1.xp } }
+            if let original = try DuplicateRun.original(of: run, among: store.runs(
+                user: userID, from: run.startTime - RunRecord.maximumStoredElapsed, to: run.endTime + 1)) {
+                let answer = IngestAnswer(run: run, metrics: metrics, day: day, missions: [], runXP: 0, badges: [],
+                                          level: LevelStatus(xp: try total()), clientRunID: clientRunID,
+                                          unrewarded: DuplicateRun.unrewarded(original), duplicateOf: original.id)
+                try store.recordIngestAnswer(user: userID, runID: runID, answerJSON: JSONWriter.string(answer.json))
+                return answer.json
+            }
+            guard try store.insertRun(run) else { throw IngestError.runIDTaken(runID: clientRunID) }
             try closeDays(before: day, user: user)
-            let missions = try checkMissions(of: user, day: day, run: run,
+            var missions: [CheckedMission] = [], runXP = 0, badges: [Badge] = []
+            if run.rewarded {
+                missions = try checkMissions(of: user, day: day, run: run,
                                              missionRun: MissionRun(track: track, metrics: metrics))
-            let runXP = Levels.runXP(distance: run.distance)
-            try store.insertReward(RewardEntry(id: "\(runID):run", userID: userID, time: run.startTime, xp: runXP,
-                                               reason: RewardReason.run, refID: runID))
-            let badges = try awardBadges(to: user, run: run)
-            let total = try store.rewards(user: userID).reduce(0) { $0 + $1.xp }
+                runXP = Levels.runXP(distance: run.distance)
+                try store.insertReward(RewardEntry(userID: userID, time: run.startTime, xp: runXP,
+                                                   reason: RewardReason.run, ref: runID))
+                badges = try awardBadges(to: user, run: run)
+            }
             let answer = IngestAnswer(run: run, metrics: metrics, day: day, missions: missions, runXP: runXP,
-                                      badges: badges, level: LevelStatus(xp: total), clientRunID: clientRunID)
+                                      badges: badges, level: LevelStatus(xp: try total()), clientRunID: clientRunID,
+                                      unrewarded: verdict.map { .init(reason: $0.code, message: $0.sentence) }, duplicateOf: nil)
             let json = answer.json
-            try store.recordIngestAnswer(runID: runID, answerJSON: JSONWriter.string(json))
+            try store.recordIngestAnswer(user: userID, runID: runID, answerJSON: JSONWriter.string(json))
             return json
         }
     }
@@ -77,12 +103,12 @@ public final class RunIngestion: Sendable {
     func closeDays(before day: CivilDate, user: UserProfile) throws {
         let open = try store.assignments(user: user.id, from: day.adding(days: -60), to: day.adding(days: -1))
             .filter { $0.status == .offered }
-        guard !open.isEmpty else { return }
-        let from = open.map(\.day).min()!.startInstant(utcOffset: user.utcOffsetSeconds) - 86_400
+        guard let first = open.map(\.day).min() else { return }
+        let from = first.startInstant(utcOffset: user.utcOffsetSeconds) - 86_400
         let runDays = Set(try store.runs(user: user.id, from: from, to: day.startInstant(utcOffset: user.utcOffsetSeconds) + 86_400)
-            .map { user.localDay(at: $0.startTime, resolver: resolver) })
+            .filter(\.isEvidence).map { user.localDay(at: $0.startTime, resolver: resolver) })
         for a in open {
-            try store.updateAssignment(id: a.id, status: runDays.contains(a.day) ? .failed : .expired,
+            try store.updateAssignment(user: user.id, id: a.id, status: runDays.contains(a.day) ? .failed : .expired,
                                        runID: a.runID, progress: a.progress)
         }
     }
@@ -92,41 +118,66 @@ public final class RunIngestion: Sendable {
         let spec: MissionSpec?
         let evaluation: MissionEvaluation?
         let completedNow: Bool
+        /// Why there is no evaluation, when there is none.
+        let note: String?
     }
 
-    /// Checks every offered mission of the run's local day against the run.
+    /// True when a run that ended at `end` may complete `a`, one of `dayOffers` (all of the
+    /// runner's assignments of that day). The day's first set was chosen from the runner's state
+    /// as of the day's start, so it may be completed by a run done before it was shown (a watch
+    /// synced later); a set a refresh offered after the run ended was chosen knowing the run, and
+    /// may not (record 0524).
+    public static func mayComplete(_ a: MissionAssignment, runEndingAt end: EpochSeconds, dayOffers: [MissionAssignment]) -> Bool {
+        guard a.offeredAt > end else { return true }
+        return !dayOffers.contains { $0.offeredAt < a.offeredAt }
+    }
+
+    /// Checks every offered mission of the run's local day against the run, but those a refresh
+    /// offered after the run ended (`mayComplete`).
     /// Kinds that read the runner's earlier runs (long run, streak, weekly volume) get the runs of
     /// the year before this one, with the runner's UTC offset for calendar days.
     func checkMissions(of user: UserProfile, day: CivilDate, run: RunRecord, missionRun: MissionRun) throws -> [CheckedMission] {
         var out: [CheckedMission] = []
         var context: MissionContext?
-        for a in try store.assignments(user: user.id, day: day) where a.status == .offered {
-            guard let spec = try? MissionSpec(json: try JSONParser.parse(a.specJSON)) else {
-                out.append(CheckedMission(assignment: a, spec: nil, evaluation: nil, completedNow: false)); continue
+        let offers = try store.assignments(user: user.id, day: day)
+        for a in offers where a.status == .offered {
+            guard Self.mayComplete(a, runEndingAt: run.endTime, dayOffers: offers) else {
+                out.append(CheckedMission(assignment: a, spec: try? MissionSpec(json: try JSONParser.parse(a.specJSON)),
+                                          evaluation: nil, completedNow: false, note: Self.offeredAfterRun))
+                continue
             }
-            if context == nil { context = try missionContext(of: user, before: run) }
-            let evaluation = MissionEvaluator.evaluate(spec, run: missionRun, context: context!)
+            guard let spec = try? MissionSpec(json: try JSONParser.parse(a.specJSON)) else {
+                out.append(CheckedMission(assignment: a, spec: nil, evaluation: nil, completedNow: false,
+                                          note: "the stored mission spec could not be read"))
+                continue
+            }
+            let missionContext = try context ?? missionContext(of: user, before: run)
+            context = missionContext
+            let evaluation = MissionEvaluator.evaluate(spec, run: missionRun, context: missionContext)
             let completed = evaluation.status == .completed
-            let progress = max(a.progress ?? 0, evaluation.progress)
-            try store.updateAssignment(id: a.id, status: completed ? .completed : .offered,
+            let progress = max(a.progress ?? 0, evaluation.progress.clamped(to: 0...1, nan: 0))
+            try store.updateAssignment(user: user.id, id: a.id, status: completed ? .completed : .offered,
                                        runID: completed ? run.id : a.runID, progress: progress)
             if completed {
-                try store.insertReward(RewardEntry(id: "\(a.id):mission", userID: user.id, time: run.startTime,
-                                                   xp: a.xp, reason: RewardReason.mission, refID: a.id))
+                try store.insertReward(RewardEntry(userID: user.id, time: run.startTime, xp: a.xp,
+                                                   reason: RewardReason.mission, ref: a.id))
             }
             var updated = a
             updated.status = completed ? .completed : .offered
             updated.progress = progress
-            out.append(CheckedMission(assignment: updated, spec: spec, evaluation: evaluation, completedNow: completed))
+            out.append(CheckedMission(assignment: updated, spec: spec, evaluation: evaluation, completedNow: completed, note: nil))
         }
         return out
     }
+
+    /// Evidence of a mission the run could not complete because a refresh offered it after the run.
+    public static let offeredAfterRun = "offered by a refresh after this run ended: a run completes only the missions offered before it ended, or the day's first set"
 
     /// The runner's runs of the 365 days before `run`, each with the runner's offset at its start.
     func missionContext(of user: UserProfile, before run: RunRecord) throws -> MissionContext {
         // `runs(from:to:)` is [from, to): the run itself and any run starting with it are left out.
         let prior = try store.runs(user: user.id, from: run.startTime - 365 * 86_400, to: run.startTime)
-            .map { PriorRun(start: $0.startTime, utcOffset: user.utcOffset(at: $0.startTime, resolver: resolver), distance: $0.distance) }
+            .filter(\.isEvidence).map { PriorRun(start: $0.startTime, utcOffset: user.utcOffset(at: $0.startTime, resolver: resolver), distance: $0.distance) }
         return MissionContext(priorRuns: prior, utcOffset: user.utcOffset(at: run.startTime, resolver: resolver))
     }
 

@@ -53,15 +53,15 @@ enum Baselines {
     }
 
     /// Riegel margins of every tried assignment in the store, by assignment id.
-    static func riegelMargins(store: SQLiteStoreReader) throws -> [String: Double] {
-        var margins: [String: Double] = [:]
+    static func riegelMargins(store: SQLiteStoreReader) throws -> [RunnerScopedID: Double] {
+        var margins: [RunnerScopedID: Double] = [:]
         for user in try store.allUsers() {
             let runs = try store.runs(user: user.id, from: -.greatestFiniteMagnitude, to: .greatestFiniteMagnitude)
             let assignments = try store.assignments(user: user.id, from: CivilDate(daysSinceEpoch: -1_000_000),
                                                     to: CivilDate(daysSinceEpoch: 1_000_000))
             for a in assignments where a.status == .completed || a.status == .failed {
                 guard let spec = try? MissionSpec(json: try JSONParser.parse(a.specJSON)) else { continue }
-                margins[a.id] = riegelMargin(spec, history: runs, asOf: a.offeredAt)
+                margins[RunnerScopedID(user: user.id, id: a.id)] = riegelMargin(spec, history: runs, asOf: a.offeredAt)
             }
         }
         return margins
@@ -69,8 +69,8 @@ enum Baselines {
 
     /// Riegel margins of history labels (record 0600), by label id; the efforts of one run's
     /// labels are found once.
-    static func riegelMargins(labels: [HistoryLabels.Label], store: SQLiteStoreReader) throws -> [String: Double] {
-        var margins: [String: Double] = [:]
+    static func riegelMargins(labels: [HistoryLabels.Label], store: SQLiteStoreReader) throws -> [RunnerScopedID: Double] {
+        var margins: [RunnerScopedID: Double] = [:]
         let byUser = Dictionary(grouping: labels, by: \.example.userID)
         for (user, userLabels) in byUser {
             let runs = try store.runs(user: user, from: -.greatestFiniteMagnitude, to: .greatestFiniteMagnitude)
@@ -78,7 +78,7 @@ enum Baselines {
             for label in userLabels {
                 let t = label.example.time
                 if efforts[t] == nil { efforts[t] = recentEfforts(runs, asOf: t) }
-                margins[label.example.assignmentID] = riegelMargin(label.spec, recent: efforts[t]!)
+                margins[RunnerScopedID(user: user, id: label.example.assignmentID)] = riegelMargin(label.spec, recent: efforts[t, default: []])
             }
         }
         return margins
@@ -96,8 +96,8 @@ enum Baselines {
     }
 
     /// The Riegel rule with a per-kind logistic link fitted on `train`; returns the test probabilities.
-    static func riegel(train: [LabelledExample], test: [LabelledExample], margins: [String: Double]) throws -> [Double] {
-        func margin(_ e: LabelledExample) -> Double { margins[e.assignmentID] ?? 0 }
+    static func riegel(train: [LabelledExample], test: [LabelledExample], margins: [RunnerScopedID: Double]) throws -> [Double] {
+        func margin(_ e: LabelledExample) -> Double { margins[RunnerScopedID(user: e.userID, id: e.assignmentID)] ?? 0 }
         let pooled = try Calibration.Platt.fit(scores: train.map(margin), labels: train.map(\.label))
         var links: [MissionKind: Calibration.Platt] = [:]
         for kind in Set(train.map(\.kind)) {

@@ -18,7 +18,7 @@ extension DaemonOperations {
     func missionsEvaluate(_ request: Request) throws -> JSONValue {
         let spec = try Self.spec(request.optional("spec"), op: "missions.evaluate", name: "spec")
         let track = try WireTrack.track(from: request.optional("points"), op: "missions.evaluate")
-        let offset = try Self.optionalNumber(request, "utc_offset_s", Self.utcOffsetRange).map { Int($0) }
+        let offset = try Self.optionalNumber(request, "utc_offset_s", Self.utcOffsetRange).map { Int(saturating: $0) }
         let run = MissionRun(track: track)
         let evaluation = MissionEvaluator.evaluate(spec, run: run, context: MissionContext(utcOffset: offset))
         var result: [String: JSONValue] = [
@@ -47,18 +47,20 @@ extension DaemonOperations {
         // Runs before the day's end: the evaluator ignores runs at or after the one it checks.
         let history = try runnerHistory(user: user, before: dayStart + 86_400,
                                         withTracks: kinds.contains(.personalBest) || kinds.contains(.explorer))
-        var todays: [MissionRun]?
-        func runsToday() throws -> [MissionRun] {
+        var todays: [(end: EpochSeconds, run: MissionRun)]?
+        /// The day's stored runs that complete missions (rewarded ones, record 0230).
+        func runsToday() throws -> [(end: EpochSeconds, run: MissionRun)] {
             if let todays { return todays }
-            let runs = try store.runs(user: userID, from: dayStart, to: dayStart + 86_400).map { record -> MissionRun in
-                if let bytes = try store.run(id: record.id)?.track, let track = try? CompactTrackCodec.decode(bytes) {
-                    return MissionRun(track: track)
+            let runs = try store.runs(user: userID, from: dayStart, to: dayStart + 86_400).filter(\.rewarded).map { record in
+                if let bytes = try store.run(user: record.userID, id: record.id)?.track, let track = try? CompactTrackCodec.decode(bytes) {
+                    return (record.endTime, MissionRun(track: track))
                 }
-                return MissionRun(metrics: RunMetrics(track: Track(points: [])))
+                return (record.endTime, MissionRun(metrics: RunMetrics(track: Track(points: []))))
             }
             todays = runs
             return runs
         }
+        let dayOffers = try store.assignments(user: userID, day: day)
         var out: [JSONValue] = []
         for (a, spec) in zip(open, specs) {
             var entry: [String: JSONValue] = [
@@ -80,7 +82,7 @@ extension DaemonOperations {
                 evaluation = evaluate(spec, live, history, user: user)
                 source = "track"
             } else {
-                for run in try runsToday() {
+                for (end, run) in try runsToday() where RunIngestion.mayComplete(a, runEndingAt: end, dayOffers: dayOffers) {
                     let e = evaluate(spec, run, history, user: user)
                     if evaluation == nil || Self.better(e, than: evaluation!) { evaluation = e }
                 }
@@ -108,11 +110,9 @@ extension DaemonOperations {
             throw RequestError.badRequest("missions.score: parameter 'specs' must be an array of 1 to \(Self.maximumScoredSpecs) mission specs")
         }
         let specs = try array.enumerated().map { try Self.spec($1, op: "missions.score", name: "specs[\($0)]") }
-        let answer: (day: CivilDate, missions: [ScoredMission])
-        do {
-            answer = try missions.score(user: userID, specs: specs, day: try Self.day(request, "date"), now: clock.now())
-        } catch EngineError.unknownUser(let id) {
-            throw Self.unknownUser("missions.score", id)
+        let day = try Self.day(request, "date")
+        let answer = try Self.engine("missions.score") {
+            try missions.score(user: userID, specs: specs, day: day, now: clock.now())
         }
         return [
             "user": .string(userID), "day": .string(answer.day.description),
@@ -159,12 +159,12 @@ extension DaemonOperations {
     /// The runner's runs before `instant` (365 days); with `withTracks`, their best efforts and
     /// covered cells too (decoding every stored track: only for personal best and explorer).
     func runnerHistory(user: UserProfile, before instant: EpochSeconds, withTracks: Bool) throws -> RunnerHistory {
-        let records = try store.runs(user: user.id, from: instant - 365 * 86_400, to: instant)
+        let records = try store.runs(user: user.id, from: instant - 365 * 86_400, to: instant).filter(\.isEvidence)
         var priors: [PriorRun] = []
         var cells: [(start: EpochSeconds, cells: Set<GridCell>)] = []
         for record in records {
             let offset = user.utcOffset(at: record.startTime, resolver: resolver)
-            if withTracks, let bytes = try store.run(id: record.id)?.track, let track = try? CompactTrackCodec.decode(bytes) {
+            if withTracks, let bytes = try store.run(user: record.userID, id: record.id)?.track, let track = try? CompactTrackCodec.decode(bytes) {
                 let run = MissionRun(track: track)
                 if run.metrics.profile.times.count >= 2 {
                     priors.append(PriorRun(metrics: run.metrics, utcOffset: offset))

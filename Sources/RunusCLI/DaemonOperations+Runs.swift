@@ -21,7 +21,7 @@ extension DaemonOperations {
             sex = text
         }
         let now = clock.now()
-        let birthYear = try Self.optionalNumber(request, "birth_year", 1900...2100).map { Int($0) }
+        let birthYear = try Self.optionalNumber(request, "birth_year", 1900...2100).map { Int(saturating: $0) }
         let profile = UserProfile(
             id: id, birthYear: birthYear, sex: sex,
             heightCm: try Self.optionalNumber(request, "height_cm", 50...260),
@@ -40,7 +40,7 @@ extension DaemonOperations {
         }
         let track = try WireTrack.track(from: request.optional("points"), op: "runs.ingest")
         do {
-            return try RunIngestion(store: store, resolver: resolver)
+            return try RunIngestion(store: store, resolver: resolver, rules: plausibility)
                 .ingest(user: user, clientRunID: runID, track: track, now: clock.now())
         } catch IngestError.unknownUser(let id) {
             throw Self.unknownUser("runs.ingest", id)
@@ -64,11 +64,8 @@ extension DaemonOperations {
             }
             size = parsed
         }
-        let answer: (buckets: [HistoryBucket], runs: [HistoryService.Entry])
-        do {
-            answer = try HistoryService(store: store, resolver: resolver).history(user: user, from: from, to: to, size: size)
-        } catch EngineError.unknownUser(let id) {
-            throw Self.unknownUser("history", id)
+        let answer = try Self.engine("history") {
+            try HistoryService(store: store, resolver: resolver).history(user: user, from: from, to: to, size: size)
         }
         func r(_ x: Double) -> JSONValue { .number((x * 10).rounded() / 10) }
         return [
@@ -82,19 +79,15 @@ extension DaemonOperations {
             "runs": .array(answer.runs.map { e in
                 ["id": .string(e.run.id), "local_day": .string(e.localDay.description), "start_time": .number(e.run.startTime),
                  "distance_m": r(e.run.distance), "moving_s": r(e.run.moving), "elapsed_s": r(e.run.elapsed),
-                 "pace_s_per_km": e.run.movingPace.map(r) ?? .null, "source": .string(e.run.source)]
+                 "pace_s_per_km": e.run.movingPace.map(r) ?? .null, "source": .string(e.run.source),
+                 "rewarded": .bool(e.run.rewarded), "unrewarded_reason": e.run.unrewardedReason.map { .string($0) } ?? .null]
             }),
         ]
     }
 
     func progress(_ request: Request) throws -> JSONValue {
         let user = try request.string("user")
-        let answer: (level: LevelStatus, badges: [(Badge, BadgeAward)])
-        do {
-            answer = try ProgressService(store: store).progress(user: user)
-        } catch EngineError.unknownUser(let id) {
-            throw Self.unknownUser("progress", id)
-        }
+        let answer = try Self.engine("progress") { try ProgressService(store: store).progress(user: user) }
         return [
             "user": .string(user),
             "xp": .number(Double(answer.level.xp)), "level": .number(Double(answer.level.level)),
@@ -113,12 +106,7 @@ extension DaemonOperations {
 extension DaemonOperations {
     func goalsRecommend(_ request: Request) throws -> JSONValue {
         let user = try request.string("user")
-        let goals: GoalService.Goals
-        do {
-            goals = try GoalService(store: store).recommend(user: user, now: clock.now())
-        } catch EngineError.unknownUser(let id) {
-            throw Self.unknownUser("goals.recommend", id)
-        }
+        let goals = try Self.engine("goals.recommend") { try GoalService(store: store).recommend(user: user, now: clock.now()) }
         return [
             "user": .string(user),
             "suggested_run": ["distance_m": .number(goals.distance), "duration_s": .number(goals.duration),

@@ -14,13 +14,8 @@ extension DaemonOperations {
             throw RequestError.badRequest("runs.get: parameter 'run_id' must be 1 to 260 bytes, got \(runID.utf8.count)")
         }
         guard let profile = try store.user(id: user) else { throw Self.unknownUser("runs.get", user) }
-        // The id as `history` lists it, or the client's id as sent to runs.ingest.
-        let candidates = [runID, RunIngestion.storedRunID(user: user, clientRunID: runID)]
-        var found: RunRecord?
-        for id in candidates where found == nil {
-            if let run = try store.run(id: id), run.userID == user { found = run }
-        }
-        guard let run = found else {
+        // The id as `history` lists it: the client's id as sent to runs.ingest (record 0405).
+        guard let run = try store.run(user: user, id: runID) else {
             throw RequestError.notFound("runs.get: user '\(user)' has no run '\(runID.prefix(260))'")
         }
         func r(_ x: Double, _ scale: Double = 10) -> JSONValue { .number((x * scale).rounded() / scale) }

@@ -63,14 +63,11 @@ extension DaemonOperations {
     }
 
     func todayAnswer(_ parameters: TodayParameters, now: EpochSeconds) throws -> JSONValue {
-        var answer: (day: CivilDate, missions: [TodayMission])
-        do {
-            answer = try missions.today(user: parameters.user, day: parameters.day, count: parameters.count,
-                                        now: now, refresh: parameters.refresh)
-            if !parameters.stretch { answer.missions.removeAll { $0.isStretch } }
-        } catch EngineError.unknownUser(let id) {
-            throw Self.unknownUser("missions.today", id)
+        var answer = try Self.engine("missions.today") {
+            try missions.today(user: parameters.user, day: parameters.day, count: parameters.count,
+                               now: now, refresh: parameters.refresh)
         }
+        if !parameters.stretch { answer.missions.removeAll { $0.isStretch } }
         return [
             "user": .string(parameters.user),
             "day": .string(answer.day.description),

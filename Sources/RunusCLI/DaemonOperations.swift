@@ -24,10 +24,13 @@ struct DaemonOperations: Sendable {
     let resolver: any UTCOffsetResolver
     /// Answers, profiles and states kept between requests; one per daemon (decision 0520).
     let todayCache: MissionsTodayCache
+    /// The limits `runs.ingest` checks runs against (record 0230).
+    let plausibility: PlausibilityRules
 
     init(store: any EngineStore, scorer: any MissionScorer, artifact: AnyModelArtifact, clock: any Clock,
          startedAt: EpochSeconds, resolver: any UTCOffsetResolver = SystemTimeZones(),
-         todayCache: MissionsTodayCache = MissionsTodayCache()) {
+         todayCache: MissionsTodayCache = MissionsTodayCache(), plausibility: PlausibilityRules = PlausibilityRules()) {
+        self.plausibility = plausibility
         self.store = store
         self.resolver = resolver
         self.todayCache = todayCache
@@ -71,6 +74,19 @@ struct DaemonOperations: Sendable {
 
     static func unknownUser(_ op: String, _ id: UserID) -> RequestError {
         RequestError.notFound("\(op): no user '\(id)'; send users.upsert first")
+    }
+
+    /// Runs an Engine call for operation `op`, mapping the Engine's errors to wire errors in one
+    /// place: an unknown user is `not_found`, a day out of range `bad_request`.
+    static func engine<T>(_ op: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch EngineError.unknownUser(let id) {
+            throw unknownUser(op, id)
+        } catch let error as EngineError {
+            if case .schemaMismatch = error { throw error }
+            throw RequestError.badRequest("\(op): \(error)")
+        }
     }
 
     static func day(_ request: Request, _ key: String) throws -> CivilDate? {

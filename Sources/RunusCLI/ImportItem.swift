@@ -112,12 +112,12 @@ enum ImportConversion {
     /// The stored id of activity `k` of a file: the file's content hash (decompressed bytes),
     /// so the same file imported again, gzipped or not, under any name, is the same run.
     static func fileRunID(runner: UserID, hash: String, activity k: Int) -> String {
-        RunIngestion.storedRunID(user: runner, clientRunID: "import-\(hash)" + (k == 0 ? "" : "-\(k)"))
+        "import-\(hash)" + (k == 0 ? "" : "-\(k)")
     }
 
     /// The stored id of a dataset activity.
     static func datasetRunID(runner: UserID, activityID: String) -> String {
-        RunIngestion.storedRunID(user: runner, clientRunID: "dataset-\(activityID)")
+        "dataset-\(activityID)"
     }
 
     /// FNV-1a 64 of the bytes, as 16 hex digits.

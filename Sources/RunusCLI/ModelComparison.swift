@@ -45,8 +45,8 @@ struct ModelComparison {
     }
 
     /// The examples `runus train --labels` uses (ordered by time, id) and their Riegel margins.
-    static func examplesAndMargins(store: SQLiteStoreReader, labels: LabelSource) throws -> ([LabelledExample], [String: Double]) {
-        var examples: [LabelledExample] = [], margins: [String: Double] = [:]
+    static func examplesAndMargins(store: SQLiteStoreReader, labels: LabelSource) throws -> ([LabelledExample], [RunnerScopedID: Double]) {
+        var examples: [LabelledExample] = [], margins: [RunnerScopedID: Double] = [:]
         if labels != .history {
             examples = try TrainingPipeline.examples(store: store).examples
             margins = try Baselines.riegelMargins(store: store)
@@ -55,7 +55,7 @@ struct ModelComparison {
             let history = try HistoryLabelling.labels(store: store)
             examples += history.labels.map(\.example)
             margins.merge(try Baselines.riegelMargins(labels: history.labels, store: store)) { a, _ in a }
-            examples.sort { ($0.time, $0.assignmentID) < ($1.time, $1.assignmentID) }
+            examples.sort { ($0.time, $0.assignmentID, $0.userID) < ($1.time, $1.assignmentID, $1.userID) }
         }
         return (examples, margins)
     }

@@ -20,20 +20,35 @@ final class RaceOperations: Sendable {
     let pusher: any LinePusher
     /// Connections watching each race.
     private let watchers = Mutex<[String: Set<UInt64>]>([:])
-    private let nextRace = Atomic<Int>(1)
 
     /// Limits of `race.create`.
     static let distanceRange: ClosedRange<Double> = 400...100_000
     static let capacityRange = 2...1000
     /// How far ahead a race may be scheduled, seconds (30 days).
     static let maximumLead: Double = 30 * 86_400
+    /// `race.list` page size: default and allowed range.
+    static let defaultPageSize = 50
+    static let pageSizeRange = 1...200
 
-    init(store: any EngineStore, resolver: any UTCOffsetResolver, clock: any Clock, pusher: any LinePusher) {
-        // Every runner's tracker labels its track with the activity classifier, which trains
-        // itself at first use (record 0143, seconds in a debug build): train it here, not inside
-        // the first race.join or race.position request.
+    /// A fresh secret of 128 random bits as 32 hex digits: race ids (≥ 96 bits, so a private
+    /// race cannot be found by guessing, record 0525), invites and participant tokens.
+    static func secret() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in
+            let hex = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
+    }
+
+    let store: any EngineStore
+
+    init(store: any EngineStore, resolver: any UTCOffsetResolver, clock: any Clock, pusher: any LinePusher,
+         limits: RaceLimits = RaceLimits()) {
+        // The activity classifier's forest is built at first use: build it here, not inside the
+        // first race.join or race.position request.
         _ = ActivityClassifier.default
-        self.service = RaceService(store: store, resolver: resolver, makeTracker: { LiveRaceTracker() })
+        self.store = store
+        self.service = RaceService(store: store, resolver: resolver, limits: limits, makeTracker: { LiveRaceTracker() })
         self.clock = clock
         self.pusher = pusher
     }
@@ -61,6 +76,8 @@ final class RaceOperations: Sendable {
     // MARK: operations
 
     func create(_ request: Request) throws -> JSONValue {
+        let creator = try request.string("user")
+        guard try store.user(id: creator) != nil else { throw RequestError.notFound("race.create: no user '\(creator.prefix(128))'; send users.upsert first") }
         let name = try request.string("name")
         guard (1...80).contains(name.count) else { throw RequestError.badRequest("race.create: 'name' must have 1 to 80 characters") }
         let distance = try request.double("distance_m")
@@ -80,9 +97,18 @@ final class RaceOperations: Sendable {
             }
         }
         let isPublic = try DaemonOperations.optionalBool(request, "public") ?? true
-        let id = "race-\(nextRace.add(1, ordering: .relaxed).oldValue)"
-        try service.create(RaceSettings(id: id, name: name, distance: distance, startTime: start, capacity: capacity, isPublic: isPublic))
-        return Self.summaryJSON(try service.summary(id))
+        let id = "race-" + Self.secret()
+        let invite = isPublic ? nil : Self.secret()
+        try call(id) {
+            try service.create(RaceSettings(id: id, name: name, distance: distance, startTime: start, capacity: capacity,
+                                            isPublic: isPublic, createdBy: creator, invite: invite))
+        }
+        var answer = Self.summaryJSON(try service.summary(id))
+        if let invite, case .object(var members) = answer {
+            members["invite"] = .string(invite)
+            answer = .object(members)
+        }
+        return answer
     }
 
     func list(_ request: Request) throws -> JSONValue {
@@ -91,14 +117,47 @@ final class RaceOperations: Sendable {
         let from = try DaemonOperations.optionalNumber(request, "from", 0...1e11) ?? 0
         let to = try DaemonOperations.optionalNumber(request, "to", 0...1e11) ?? 1e11
         guard minD <= maxD, from <= to else { throw RequestError.badRequest("race.list: empty range") }
-        return ["races": .array(service.list(distance: minD...maxD, start: from...to).map(Self.summaryJSON))]
+        var limit = Self.defaultPageSize
+        if request.optional("limit") != nil {
+            limit = try request.int("limit")
+            guard Self.pageSizeRange.contains(limit) else {
+                throw RequestError.badRequest("race.list: limit \(limit) is outside \(Self.pageSizeRange.lowerBound)...\(Self.pageSizeRange.upperBound)")
+            }
+        }
+        var cursor: RaceListCursor?
+        if let value = request.optional("cursor") {
+            guard let text = value.stringValue, let parsed = RaceListCursor(text: text) else {
+                throw RequestError.badRequest("race.list: cursor \(JSONWriter.string(value).prefix(60)) is not a next_cursor this daemon gave")
+            }
+            cursor = parsed
+        }
+        let page = service.list(distance: minD...maxD, start: from...to, after: cursor, limit: limit)
+        return ["races": .array(page.races.map(Self.summaryJSON)), "next_cursor": page.next.map { .string($0.text) } ?? .null]
+    }
+
+    /// A private race is reached only with its invite: without it, the race does not exist for
+    /// the caller (`not_found`, as for an unknown id, so a guess learns nothing).
+    func checkAccess(_ request: Request, race: String) throws {
+        let settings = try call(race) { try service.settings(race) }
+        guard let invite = settings.invite else { return }
+        let given = request.optional("invite")?.stringValue.map { Array($0.utf8) } ?? []
+        guard Self.constantTimeEqual(given, Array(invite.utf8)) else {
+            throw RequestError.notFound("\(request.op): no race '\(race.prefix(80))' (a private race needs its 'invite')")
+        }
+    }
+
+    /// Compares without an early exit, so timing does not reveal a matching prefix.
+    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
+        for i in 0..<min(a.count, b.count) { difference |= a[i] ^ b[i] }
+        return difference == 0 && a.count == b.count
     }
 
     func join(_ request: Request) throws -> JSONValue {
         let race = try request.string("race_id")
         let user = try request.string("user")
-        var generator = SystemRandomNumberGenerator()
-        let token = (0..<2).map { _ in String(generator.next(), radix: 16) }.joined(separator: "-")
+        try checkAccess(request, race: race)
+        let token = Self.secret()
         let events = try call(race) { try service.join(race, user: user, token: token, now: clock.now()) }
         publish(race, events)
         return ["race_id": .string(race), "participant_token": .string(token), "race": Self.summaryJSON(try service.summary(race))]
@@ -113,6 +172,7 @@ final class RaceOperations: Sendable {
 
     func watch(_ request: Request) throws -> JSONValue {
         let race = try request.string("race_id")
+        try checkAccess(request, race: race)
         let summary = try call(race) { try service.summary(race) }
         watchers.withLock { $0[race, default: []].insert(request.connectionID) }
         return ["race_id": .string(race), "watching": true, "race": Self.summaryJSON(summary)]
@@ -129,11 +189,15 @@ final class RaceOperations: Sendable {
             ["user": .string(user), "point_time": track.points.last.map { .number($0.time) } ?? .null]
         }
         publish(race, events, cause: cause)
-        return ["race_id": .string(race), "accepted": .number(Double(track.points.count))]
+        // Points older than the lag were left out (the room filtered the same way).
+        let fresh = (try? service.positionRules.fresh(track.points, now: clock.now()).count) ?? track.points.count
+        return ["race_id": .string(race), "accepted": .number(Double(fresh)),
+                "stale": .number(Double(track.points.count - fresh))]
     }
 
     func results(_ request: Request) throws -> JSONValue {
         let race = try request.string("race_id")
+        try checkAccess(request, race: race)
         let (ranking, awards) = try call(race) { try service.results(race, now: clock.now()) }
         return [
             "race_id": .string(race),
@@ -151,7 +215,8 @@ final class RaceOperations: Sendable {
         do { return try body() } catch let error as RaceServiceError {
             switch error {
             case .unknownRace, .unknownUser: throw RequestError.notFound("\(error)")
-            case .duplicate, .notFinished: throw RequestError.badRequest("\(error)")
+            case .duplicate, .notFinished, .tooManyRacesByCreator: throw RequestError.badRequest("\(error)")
+            case .tooManyRaces: throw RequestError(code: .unavailable, message: "\(error)")
             }
         } catch let error as RaceError {
             throw RequestError.badRequest("race \(race): \(error)")

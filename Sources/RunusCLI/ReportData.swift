@@ -26,8 +26,8 @@ struct ReportData {
         let all = try TrainingPipeline.examples(store: store, labels: labels).examples
         guard !all.isEmpty else { throw CLIError("the database has no labelled examples (tried missions)") }
         // Local day of each offer from its assignment; the runner's fixed offset for examples without one.
-        var dayOf: [String: CivilDate] = [:]
-        for a in try store.decidedAssignments() { dayOf[a.id] = a.day }
+        var dayOf: [RunnerScopedID: CivilDate] = [:]
+        for a in try store.decidedAssignments() { dayOf[RunnerScopedID(user: a.userID, id: a.id)] = a.day }
         var offsets: [UserID: Int] = [:], runs: [UserID: [RunRecord]] = [:], offers: [MissionAssignment] = []
         for user in try store.allUsers() {
             offsets[user.id] = user.utcOffsetSeconds
@@ -43,7 +43,7 @@ struct ReportData {
             return lo
         }
         func day(_ e: LabelledExample) -> CivilDate {
-            dayOf[e.assignmentID] ?? CivilDate(instant: e.time, utcOffset: offsets[e.userID] ?? 0)
+            dayOf[RunnerScopedID(user: e.userID, id: e.assignmentID)] ?? CivilDate(instant: e.time, utcOffset: offsets[e.userID] ?? 0)
         }
         let chosen: [LabelledExample], period: String, offered: [MissionAssignment]
         if let from, let to {
@@ -54,7 +54,7 @@ struct ReportData {
             let cutoff = all[min(Int(Double(all.count) * trainFraction), all.count - 1)].time
             chosen = all.filter { $0.time >= cutoff }
             offered = offers.filter { $0.offeredAt >= cutoff }
-            period = "last \(Int(((1 - trainFraction) * 100).rounded()))% of examples by time, the held-out share of runus train"
+            period = "last \(Int(saturating: ((1 - trainFraction) * 100).rounded()))% of examples by time, the held-out share of runus train"
         }
         guard !chosen.isEmpty else { throw CLIError("no labelled examples in the period (\(period)); widen --from/--to") }
         let x = Matrix(rowArrays: chosen.map(\.features), cols: MissionFeatures.schema.count)

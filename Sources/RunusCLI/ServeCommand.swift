@@ -36,6 +36,7 @@ enum ServeCommand: Command {
         .value("idle-timeout", "SECONDS", default: "300", help: "Close connections silent this long (0.01-86400)."),
         .value("max-in-flight", "N", default: "64", help: "Requests per connection read but not answered (1-100000)."),
         .value("offload", "OPS", default: "runs.ingest,runs.get,model.reload", help: "Comma-separated operations run on the worker pool."),
+        .value("reward-window-days", "DAYS", default: "7", help: "Runs that started longer ago complete no mission and earn no XP (1-365)."),
     ])
 
     static let loopbackHosts: Set<String> = ["127.0.0.1", "localhost", "::1"]
@@ -71,13 +72,15 @@ enum ServeCommand: Command {
         _ = ActivityClassifier.default
         let source = try ModelSource(model: arguments.string("model"), models: try arguments.require("models"))
         let artifact = try ModelFiles.readAny(from: try source.directory())
-        let store = try SQLiteStore(path: try arguments.require("db"))
+        let store = try SQLiteStore(path: try arguments.require("db"), log: log)
         let clock = SystemClock()
         let pusher = ServerPusher()
         let races = RaceOperations(store: store, resolver: SystemTimeZones(), clock: clock, pusher: pusher)
+        var plausibility = PlausibilityRules()
+        plausibility.rewardWindow = try arguments.double("reward-window-days", in: 1...365)! * 86_400
         let reloader = ModelReloader(source: source, store: store, clock: clock,
                                      startedAt: clock.now(), stats: Stats(), log: log,
-                                     persistentOperations: { races.register(on: $0) })
+                                     persistentOperations: { races.register(on: $0) }, plausibility: plausibility)
         let server = LineServer(configuration: configuration, router: try reloader.initialRouter(model: artifact))
         reloader.attach(server)
         pusher.attach(server)
@@ -137,6 +140,8 @@ final class ModelReloader: Sendable {
     let todayCache = MissionsTodayCache()
     /// Serialises reloads; holds the version being served.
     private let serving = Mutex<String>("")
+    /// The limits runs.ingest checks runs against (`--reward-window-days`, record 0230).
+    let plausibility: PlausibilityRules
 
     convenience init(modelDirectory: String, store: SQLiteStore, clock: any Clock, startedAt: EpochSeconds, stats: Stats,
                      log: @escaping @Sendable (String) -> Void, persistentOperations: @escaping @Sendable (Router) -> Void = { _ in }) {
@@ -145,7 +150,9 @@ final class ModelReloader: Sendable {
     }
 
     init(source: ModelSource, store: SQLiteStore, clock: any Clock, startedAt: EpochSeconds, stats: Stats,
-         log: @escaping @Sendable (String) -> Void, persistentOperations: @escaping @Sendable (Router) -> Void = { _ in }) {
+         log: @escaping @Sendable (String) -> Void, persistentOperations: @escaping @Sendable (Router) -> Void = { _ in },
+         plausibility: PlausibilityRules = PlausibilityRules()) {
+        self.plausibility = plausibility
         self.source = source; self.store = store; self.clock = clock
         self.startedAt = startedAt; self.stats = stats; self.log = log
         self.persistentOperations = persistentOperations
@@ -157,7 +164,8 @@ final class ModelReloader: Sendable {
     func makeRouter(artifact: AnyModelArtifact) throws -> Router {
         let scorer = try MissionScorers.make(artifact)
         let operations = DaemonOperations(store: store, scorer: scorer, artifact: artifact,
-                                          clock: clock, startedAt: startedAt, todayCache: todayCache)
+                                          clock: clock, startedAt: startedAt, todayCache: todayCache,
+                                          plausibility: plausibility)
         let router = Router(stats: stats, log: log)
         operations.register(on: router)
         persistentOperations(router)

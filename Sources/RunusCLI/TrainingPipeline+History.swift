@@ -27,7 +27,7 @@ extension TrainingPipeline {
             let logged = try examples(store: store)
             let history = try HistoryLabelling.labels(store: store, progress: progress)
             var all = logged.examples + history.labels.map(\.example)
-            all.sort { ($0.time, $0.assignmentID) < ($1.time, $1.assignmentID) }
+            all.sort { ($0.time, $0.assignmentID, $0.userID) < ($1.time, $1.assignmentID, $1.userID) }
             return (all, logged.runners, Array(Set(logged.sources + history.sources)).sorted())
         }
     }
@@ -63,7 +63,7 @@ enum HistoryLabelling {
             runs.forEach { sources.insert($0.source) }
             let perRun = ParallelMap.map(count: runs.count) { i -> Result<(labels: [HistoryLabels.Label], summary: Bool), Error> in
                 Result {
-                    guard let blob = try store.run(id: runs[i].id)?.track else {
+                    guard let blob = try store.run(user: runs[i].userID, id: runs[i].id)?.track else {
                         let offset = user.utcOffset(at: runs[i].startTime, resolver: resolver)
                         return (HistoryLabels.labels(history: runs, at: i, run: nil, utcOffset: offset), true)
                     }
@@ -86,7 +86,7 @@ enum HistoryLabelling {
             progress?.update(done: done, total: total)
         }
         progress?.finish()
-        labels.sort { ($0.example.time, $0.example.assignmentID) < ($1.example.time, $1.example.assignmentID) }
+        labels.sort { ($0.example.time, $0.example.assignmentID, $0.example.userID) < ($1.example.time, $1.example.assignmentID, $1.example.userID) }
         return Output(labels: labels, summaryRuns: summaryRuns, runners: users.count, sources: sources.sorted())
     }
 }

@@ -48,7 +48,7 @@ struct TrainingPipeline {
                                                     to: CivilDate(daysSinceEpoch: 1_000_000))
             all += try ExampleBuilder.examples(runs: runs, assignments: assignments, utcOffset: user.utcOffsetSeconds)
         }
-        all.sort { ($0.time, $0.assignmentID) < ($1.time, $1.assignmentID) }
+        all.sort { ($0.time, $0.assignmentID, $0.userID) < ($1.time, $1.assignmentID, $1.userID) }
         return (all, users.count, sources.sorted())
     }
 

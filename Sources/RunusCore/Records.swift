@@ -25,8 +25,10 @@ public struct UserProfile: Sendable, Equatable, Codable {
 }
 
 /// One finished run: the metrics summary, and the track in compact form when there is one.
+/// A run is identified by `(userID, id)` (docs/decisions/0405-per-runner-keys.md).
 public struct RunRecord: Sendable, Equatable {
-    /// Unique run id (the client's run id for ingested runs, so ingestion is idempotent).
+    /// The runner's id for the run, unique per runner (the client's run id for ingested runs, so
+    /// ingestion is idempotent; `import-…` for imported files; the simulator's own).
     public var id: String
     public var userID: UserID
     /// First point's time.
@@ -45,14 +47,23 @@ public struct RunRecord: Sendable, Equatable {
     public var source: String
     /// Track in `CompactTrackCodec` form, or nil for summary-only runs.
     public var track: [UInt8]?
+    /// False for a run kept in the history that completes no mission and earns no XP or badge
+    /// (too old, or physically implausible: docs/decisions/0230-run-plausibility.md).
+    public var rewarded: Bool
+    /// Why the run is not rewarded, one sentence; nil when it is.
+    public var unrewardedReason: String?
 
     public init(id: String, userID: UserID, startTime: EpochSeconds, distance: Meters,
                 elapsed: Seconds, moving: Seconds, elevationGain: Meters, calories: Double? = nil,
-                source: String, track: [UInt8]? = nil) {
+                source: String, track: [UInt8]? = nil, rewarded: Bool = true, unrewardedReason: String? = nil) {
         self.id = id; self.userID = userID; self.startTime = startTime; self.distance = distance
         self.elapsed = elapsed; self.moving = moving; self.elevationGain = elevationGain
         self.calories = calories; self.source = source; self.track = track
+        self.rewarded = rewarded; self.unrewardedReason = unrewardedReason
     }
+
+    /// End of the run, Unix seconds.
+    public var endTime: EpochSeconds { startTime + elapsed }
 
     /// Average moving pace in s/km, nil for a zero-distance run.
     public var movingPace: SecondsPerKm? { Pace.secondsPerKm(distance: distance, duration: moving) }
@@ -109,8 +120,10 @@ public struct MissionAssignment: Sendable, Equatable {
     }
 }
 
-/// An XP award (a run, a mission, a race); the ledger sums to the runner's XP.
+/// An XP award (a run, a mission, a race); the ledger sums to the runner's XP. A runner gets at
+/// most one award per `(reason, refID)` (a unique constraint in the store).
 public struct RewardEntry: Sendable, Equatable {
+    /// Unique per runner: `reason:refID` for the engine's awards (`Self.id(reason:ref:)`).
     public var id: String
     public var userID: UserID
     public var time: EpochSeconds
@@ -123,6 +136,23 @@ public struct RewardEntry: Sendable, Equatable {
     public init(id: String, userID: UserID, time: EpochSeconds, xp: Int, reason: String, refID: String? = nil) {
         self.id = id; self.userID = userID; self.time = time; self.xp = xp; self.reason = reason; self.refID = refID
     }
+
+    /// An award for `reason` (a fixed word without ':') and the thing it is for: the id is
+    /// `reason:ref`, injective because only the last part is free text.
+    public init(userID: UserID, time: EpochSeconds, xp: Int, reason: String, ref: String) {
+        self.init(id: reason + ":" + ref, userID: userID, time: time, xp: xp, reason: reason, refID: ref)
+    }
+}
+
+/// A record id that is unique only within one runner's records (runs, assignments), with its
+/// runner: the key for maps that hold several runners' records.
+public struct RunnerScopedID: Hashable, Sendable, Comparable {
+    public let user: UserID
+    public let id: String
+
+    public init(user: UserID, id: String) { self.user = user; self.id = id }
+
+    public static func < (a: Self, b: Self) -> Bool { (a.user, a.id) < (b.user, b.id) }
 }
 
 /// A badge a runner earned, once per badge.

@@ -8,31 +8,37 @@ public protocol UserStore: Sendable {
     func allUsers() throws -> [UserProfile]
 }
 
+/// Runs are keyed by `(userID, id)` (docs/decisions/0405-per-runner-keys.md). A stored run whose
+/// numbers no run can have (not finite, negative, longer than `RunRecord.maximumStoredElapsed`)
+/// is left out of every answer with a logged warning, and one that only needs clamping is
+/// repaired as it is read (`RunRecord.checkedForReading`), so that a run written by older code
+/// cannot break the runner's later requests.
 public protocol RunStore: Sendable {
-    /// Inserts a run; returns false (and changes nothing) when a run with that id exists.
+    /// Inserts a run; returns false (and changes nothing) when the runner has a run with that id.
     @discardableResult
     func insertRun(_ run: RunRecord) throws -> Bool
-    /// One run with its track, or nil.
-    func run(id: String) throws -> RunRecord?
-    /// A runner's runs with `startTime` in [from, to), ordered by start time, without tracks.
+    /// One run of `user` with its track, or nil.
+    func run(user: UserID, id: String) throws -> RunRecord?
+    /// A runner's runs with `startTime` in [from, to), ordered by start time then id, without tracks.
     func runs(user: UserID, from: EpochSeconds, to: EpochSeconds) throws -> [RunRecord]
 }
 
 public protocol MissionStore: Sendable {
     func insertAssignment(_ assignment: MissionAssignment) throws
-    /// Updates status, run id and progress of an assignment.
-    func updateAssignment(id: String, status: MissionStatus, runID: String?, progress: Double?) throws
+    /// Updates status, run id and progress of one of `user`'s assignments.
+    func updateAssignment(user: UserID, id: String, status: MissionStatus, runID: String?, progress: Double?) throws
     /// A runner's assignments for one local day, in insertion order.
     func assignments(user: UserID, day: CivilDate) throws -> [MissionAssignment]
     /// A runner's assignments with day in [from, to], ordered by day then insertion.
     func assignments(user: UserID, from: CivilDate, to: CivilDate) throws -> [MissionAssignment]
-    /// Every decided assignment (completed or failed), ordered by offeredAt then id: training labels.
+    /// Every decided assignment (completed or failed), ordered by offeredAt, id, then user: training labels.
     func decidedAssignments() throws -> [MissionAssignment]
 }
 
 public protocol RewardStore: Sendable {
     func insertReward(_ reward: RewardEntry) throws
-    /// A runner's ledger ordered by time then id.
+    /// A runner's ledger ordered by time then id. Inserting a second award for the same
+    /// `(userID, reason, refID)` throws: XP is awarded once.
     func rewards(user: UserID) throws -> [RewardEntry]
 }
 
@@ -49,11 +55,13 @@ public protocol BadgeStore: Sendable {
 }
 
 /// The answers given to ingested runs, so that sending a run again returns the same answer.
+/// Keyed by the runner and the client's run id; a run answered as a duplicate of another has an
+/// answer but no run of its own.
 public protocol IngestLedger: Sendable {
-    /// Stores the answer for a run (the run must exist).
-    func recordIngestAnswer(runID: String, answerJSON: String) throws
-    /// The answer stored for a run, or nil.
-    func ingestAnswer(runID: String) throws -> String?
+    /// Stores the answer for `user`'s run `runID`.
+    func recordIngestAnswer(user: UserID, runID: String, answerJSON: String) throws
+    /// The answer stored for `user`'s run `runID`, or nil.
+    func ingestAnswer(user: UserID, runID: String) throws -> String?
 }
 
 /// Runs a body in one transaction: everything it writes commits together or not at all, and

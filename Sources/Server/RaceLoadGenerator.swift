@@ -41,7 +41,10 @@ public enum RaceLoadGenerator {
         let start = (wallClock() + plan.startDelay).rounded(.up)
         var races: [String] = []
         for r in 0..<plan.rooms {
-            let created = try admin.call(["op": "race.create", "name": .string("load \(r)"), "distance_m": 100_000,
+            // One host per room: a runner may have only a few races open at once.
+            let host = "load-host-\(r)"
+            _ = try admin.call(["op": "users.upsert", "user": .string(host), "time_zone": "UTC"])
+            let created = try admin.call(["op": "race.create", "user": .string(host), "name": .string("load \(r)"), "distance_m": 100_000,
                                           "start_time": .number(start), "capacity": .number(Double(plan.runnersPerRoom))])
             guard let id = created["result"]?["race_id"]?.stringValue else { throw ServerError.badAnswer(JSONWriter.string(created)) }
             races.append(id)

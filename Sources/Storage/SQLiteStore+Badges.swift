@@ -35,17 +35,19 @@ extension SQLiteStore: BadgeStore {
 }
 
 extension SQLiteStore: IngestLedger {
-    public func recordIngestAnswer(runID: String, answerJSON: String) throws {
-        try connection.withStatement("INSERT INTO ingest_answers (run_id, answer_json) VALUES (?, ?)") { s in
-            try s.bind(runID, at: 1)
-            try s.bind(answerJSON, at: 2)
+    public func recordIngestAnswer(user: UserID, runID: String, answerJSON: String) throws {
+        try connection.withStatement(StoreSQL.insertIngestAnswer) { s in
+            try s.bind(user, at: 1)
+            try s.bind(runID, at: 2)
+            try s.bind(answerJSON, at: 3)
             try s.step()
         }
     }
 
-    public func ingestAnswer(runID: String) throws -> String? {
-        try connection.withStatement("SELECT answer_json FROM ingest_answers WHERE run_id = ?") { s in
-            try s.bind(runID, at: 1)
+    public func ingestAnswer(user: UserID, runID: String) throws -> String? {
+        try connection.withStatement(StoreSQL.ingestAnswer) { s in
+            try s.bind(user, at: 1)
+            try s.bind(runID, at: 2)
             return try s.step() ? s.string(at: 0) : nil
         }
     }

@@ -22,12 +22,13 @@ extension SQLiteStore: MissionStore {
     }
 
     /// Updates status, run id and progress; throws `StorageError.notFound` for an unknown id.
-    public func updateAssignment(id: String, status: MissionStatus, runID: String?, progress: Double?) throws {
+    public func updateAssignment(user: UserID, id: String, status: MissionStatus, runID: String?, progress: Double?) throws {
         let changed = try connection.withStatement(StoreSQL.updateAssignment) { s in
             try s.bind(status.rawValue, at: 1)
             try s.bind(runID, at: 2)
             try s.bind(progress, at: 3)
-            try s.bind(id, at: 4)
+            try s.bind(user, at: 4)
+            try s.bind(id, at: 5)
             try s.step()
             return connection.changes
         }
@@ -53,7 +54,7 @@ extension SQLiteStore: MissionStore {
         }
     }
 
-    /// Every completed or failed assignment, ordered by offeredAt then id (training labels).
+    /// Every completed or failed assignment, ordered by offeredAt, id, then user (training labels).
     public func decidedAssignments() throws -> [MissionAssignment] {
         try connection.withStatement(StoreSQL.decidedAssignments) { s in try Self.assignments(from: s) }
     }

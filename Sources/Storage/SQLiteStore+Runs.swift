@@ -1,13 +1,13 @@
 import RunusCore
 
 extension SQLiteStore: RunStore {
-    /// Inserts a run; returns false, leaving the stored row as it was, when the id exists
-    /// (ingestion is idempotent on the client's run id).
+    /// Inserts a run; returns false, leaving the stored row as it was, when the runner has a run
+    /// with that id (ingestion is idempotent on the client's run id).
     @discardableResult
     public func insertRun(_ run: RunRecord) throws -> Bool {
         try connection.withStatement(StoreSQL.insertRun) { s in
-            try s.bind(run.id, at: 1)
-            try s.bind(run.userID, at: 2)
+            try s.bind(run.userID, at: 1)
+            try s.bind(run.id, at: 2)
             try s.bind(run.startTime, at: 3)
             try s.bind(run.distance, at: 4)
             try s.bind(run.elapsed, at: 5)
@@ -15,18 +15,22 @@ extension SQLiteStore: RunStore {
             try s.bind(run.elevationGain, at: 7)
             try s.bind(run.calories, at: 8)
             try s.bind(run.source, at: 9)
-            try s.bind(run.track, at: 10)
+            try s.bind(run.rewarded ? 1 : 0, at: 10)
+            try s.bind(run.unrewardedReason, at: 11)
+            try s.bind(run.track, at: 12)
             try s.step()
             return connection.changes == 1
         }
     }
 
-    /// One run with its track, or nil.
-    public func run(id: String) throws -> RunRecord? {
+    /// One run of `user` with its track, or nil (also for a stored run that `checkedForReading`
+    /// leaves out).
+    public func run(user: UserID, id: String) throws -> RunRecord? {
         try connection.withStatement(StoreSQL.runByID) { s in
-            try s.bind(id, at: 1)
+            try s.bind(user, at: 1)
+            try s.bind(id, at: 2)
             guard try s.step() else { return nil }
-            return Self.run(from: s, track: s.optionalBlob(at: 9))
+            return checked(Self.run(from: s, track: s.optionalBlob(at: 11)))
         }
     }
 
@@ -37,7 +41,7 @@ extension SQLiteStore: RunStore {
             try s.bind(user, at: 1)
             try s.bind(from, at: 2)
             try s.bind(to, at: 3)
-            return try Self.runs(from: s)
+            return try runs(from: s)
         }
     }
 
@@ -45,20 +49,44 @@ extension SQLiteStore: RunStore {
     public func allRuns(user: UserID) throws -> [RunRecord] {
         try connection.withStatement(StoreSQL.allRuns) { s in
             try s.bind(user, at: 1)
-            return try Self.runs(from: s)
+            return try runs(from: s)
         }
     }
 
-    private static func runs(from s: Statement) throws -> [RunRecord] {
+    private func runs(from s: Statement) throws -> [RunRecord] {
         var runs: [RunRecord] = []
-        while try s.step() { runs.append(run(from: s, track: nil)) }
+        while try s.step() {
+            if let run = checked(Self.run(from: s, track: nil)) { runs.append(run) }
+        }
         return runs
     }
 
+    /// The run as `RunRecord.checkedForReading` lets the engine see it; repairs and skips are
+    /// logged with the run's key, so that an operator can find the row.
+    private func checked(_ run: RunRecord) -> RunRecord? {
+        switch run.checkedForReading() {
+        case .valid(let run): return run
+        case .repaired(let repaired, let reason):
+            warn("stored_run_repaired", run, reason)
+            return repaired
+        case .skipped(let reason):
+            warn("stored_run_skipped", run, reason)
+            return nil
+        }
+    }
+
+    private func warn(_ event: String, _ run: RunRecord, _ reason: String) {
+        log(JSONWriter.string([
+            "level": "warn", "event": .string(event), "user": .string(run.userID), "run_id": .string(run.id),
+            "reason": .string(reason),
+        ]))
+    }
+
     private static func run(from s: Statement, track: [UInt8]?) -> RunRecord {
-        RunRecord(id: s.string(at: 0), userID: s.string(at: 1), startTime: s.double(at: 2),
+        RunRecord(id: s.string(at: 1), userID: s.string(at: 0), startTime: s.double(at: 2),
                   distance: s.double(at: 3), elapsed: s.double(at: 4), moving: s.double(at: 5),
                   elevationGain: s.double(at: 6), calories: s.optionalDouble(at: 7),
-                  source: s.string(at: 8), track: track)
+                  source: s.string(at: 8), track: track, rewarded: s.int(at: 9) != 0,
+                  unrewardedReason: s.optionalString(at: 10))
     }
 }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import RunusCore
 
 /// The engine's store on one SQLite file: implements `UserStore`, `RunStore`, `MissionStore`
@@ -6,16 +9,21 @@ import RunusCore
 public final class SQLiteStore: Sendable {
     /// The underlying connection, for queries this type does not offer.
     public let connection: SQLiteConnection
+    /// Receives one JSON line per stored row that had to be repaired or left out when read
+    /// (`RunRecord.checkedForReading`). Default: standard error.
+    let log: @Sendable (String) -> Void
 
     /// Opens or creates the database at `path` (`:memory:` for a private in-memory database) and
     /// migrates it to `Schema.currentVersion`. Throws `StorageError.schemaTooNew` for a file
     /// written by newer code.
-    public convenience init(path: String) throws {
-        try self.init(path: path, migrations: Schema.migrations)
+    public convenience init(path: String, log: @escaping @Sendable (String) -> Void = SQLiteStore.logToStandardError) throws {
+        try self.init(path: path, migrations: Schema.migrations, log: log)
     }
 
     /// Opens with an explicit migration list (tests use it to build older or newer schemas).
-    public init(path: String, migrations: [Migration]) throws {
+    public init(path: String, migrations: [Migration],
+                log: @escaping @Sendable (String) -> Void = SQLiteStore.logToStandardError) throws {
+        self.log = log
         connection = try SQLiteConnection(path: path, maximumSchemaVersion: migrations.count)
         do {
             try connection.migrate(migrations)
@@ -41,6 +49,13 @@ public final class SQLiteStore: Sendable {
     /// Checkpoints and closes; afterwards the file alone holds everything, byte-identical for
     /// identical write sequences (docs/decisions/0401-deterministic-database-file.md).
     public func close() throws { try connection.close() }
+
+    /// One line to standard error with a single `write` (no stdio buffering).
+    public static let logToStandardError: @Sendable (String) -> Void = { text in
+        var line = Array(text.utf8)
+        line.append(0x0A)
+        line.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
+    }
 
     // MARK: Counts
 

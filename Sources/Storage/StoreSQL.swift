@@ -17,12 +17,12 @@ enum StoreSQL {
     // MARK: runs
     /// Columns of a run without its track, in the order `SQLiteStore.run(from:track:)` reads them.
     static let runSummaryColumns =
-        "id, user_id, start_time, distance_m, elapsed_s, moving_s, elevation_gain_m, calories_kcal, source"
+        "user_id, id, start_time, distance_m, elapsed_s, moving_s, elevation_gain_m, calories_kcal, source, rewarded, unrewarded_reason"
     static let insertRun = """
-        INSERT INTO runs (\(runSummaryColumns), track) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT(id) DO NOTHING
+        INSERT INTO runs (\(runSummaryColumns), track) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT(user_id, id) DO NOTHING
         """
-    static let runByID = "SELECT \(runSummaryColumns), track FROM runs WHERE id = ?"
+    static let runByID = "SELECT \(runSummaryColumns), track FROM runs WHERE user_id = ? AND id = ?"
     static let runsInRange = """
         SELECT \(runSummaryColumns) FROM runs
         WHERE user_id = ? AND start_time >= ? AND start_time < ? ORDER BY start_time, id
@@ -38,7 +38,7 @@ enum StoreSQL {
         INSERT INTO mission_assignments (\(assignmentColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
     static let updateAssignment =
-        "UPDATE mission_assignments SET status = ?, run_id = ?, progress = ? WHERE id = ?"
+        "UPDATE mission_assignments SET status = ?, run_id = ?, progress = ? WHERE user_id = ? AND id = ?"
     static let assignmentsOfDay = """
         SELECT \(assignmentColumns) FROM mission_assignments WHERE user_id = ? AND day = ? ORDER BY seq
         """
@@ -48,13 +48,17 @@ enum StoreSQL {
         """
     static let decidedAssignments = """
         SELECT \(assignmentColumns) FROM mission_assignments
-        WHERE status IN ('completed', 'failed') ORDER BY offered_at, id
+        WHERE status IN ('completed', 'failed') ORDER BY offered_at, id, user_id
         """
 
     // MARK: rewards
     static let insertReward = "INSERT INTO rewards (id, user_id, time, xp, reason, ref_id) VALUES (?, ?, ?, ?, ?, ?)"
     static let rewardsOfUser =
         "SELECT id, user_id, time, xp, reason, ref_id FROM rewards WHERE user_id = ? ORDER BY time, id"
+
+    // MARK: ingest_answers
+    static let insertIngestAnswer = "INSERT INTO ingest_answers (user_id, run_id, answer_json) VALUES (?, ?, ?)"
+    static let ingestAnswer = "SELECT answer_json FROM ingest_answers WHERE user_id = ? AND run_id = ?"
 
     // MARK: counts
     static let userCount = "SELECT COUNT(*) FROM users"

@@ -5,11 +5,11 @@ import RunusCore
 final class InMemoryStore: EngineStore {
     private struct State {
         var users: [UserID: UserProfile] = [:]
-        var runs: [String: RunRecord] = [:]
+        var runs: [RunnerScopedID: RunRecord] = [:]
         var assignments: [MissionAssignment] = []
         var rewards: [RewardEntry] = []
         var badges: [BadgeAward] = []
-        var answers: [String: String] = [:]
+        var answers: [RunnerScopedID: String] = [:]
     }
     private let state = Mutex(State())
 
@@ -19,24 +19,35 @@ final class InMemoryStore: EngineStore {
 
     func insertRun(_ run: RunRecord) throws -> Bool {
         state.withLock {
-            guard $0.runs[run.id] == nil else { return false }
-            $0.runs[run.id] = run
+            let key = RunnerScopedID(user: run.userID, id: run.id)
+            guard $0.runs[key] == nil else { return false }
+            $0.runs[key] = run
             return true
         }
     }
-    func run(id: String) throws -> RunRecord? { state.withLock { $0.runs[id] } }
+    /// Stored runs are read through `checkedForReading`, as the protocol says.
+    private static func readable(_ run: RunRecord) -> RunRecord? {
+        switch run.checkedForReading() {
+        case .valid(let r), .repaired(let r, _): return r
+        case .skipped: return nil
+        }
+    }
+    func run(user: UserID, id: String) throws -> RunRecord? {
+        state.withLock { $0.runs[RunnerScopedID(user: user, id: id)].flatMap(Self.readable) }
+    }
     func runs(user: UserID, from: EpochSeconds, to: EpochSeconds) throws -> [RunRecord] {
         state.withLock {
             $0.runs.values.filter { $0.userID == user && $0.startTime >= from && $0.startTime < to }
                 .sorted { ($0.startTime, $0.id) < ($1.startTime, $1.id) }
+                .compactMap(Self.readable)
                 .map { var r = $0; r.track = nil; return r }
         }
     }
 
     func insertAssignment(_ assignment: MissionAssignment) throws { state.withLock { $0.assignments.append(assignment) } }
-    func updateAssignment(id: String, status: MissionStatus, runID: String?, progress: Double?) throws {
+    func updateAssignment(user: UserID, id: String, status: MissionStatus, runID: String?, progress: Double?) throws {
         state.withLock {
-            guard let i = $0.assignments.firstIndex(where: { $0.id == id }) else { return }
+            guard let i = $0.assignments.firstIndex(where: { $0.userID == user && $0.id == id }) else { return }
             $0.assignments[i].status = status; $0.assignments[i].runID = runID; $0.assignments[i].progress = progress
         }
     }
@@ -51,7 +62,16 @@ final class InMemoryStore: EngineStore {
     }
     var assignmentCount: Int { state.withLock { $0.assignments.count } }
 
-    func insertReward(_ reward: RewardEntry) throws { state.withLock { $0.rewards.append(reward) } }
+    struct DuplicateReward: Error {}
+    /// One award per (user, reason, ref), as the store's unique constraint says.
+    func insertReward(_ reward: RewardEntry) throws {
+        try state.withLock {
+            guard !$0.rewards.contains(where: {
+                $0.userID == reward.userID && ($0.id == reward.id || ($0.reason == reward.reason && $0.refID == reward.refID))
+            }) else { throw DuplicateReward() }
+            $0.rewards.append(reward)
+        }
+    }
     func rewards(user: UserID) throws -> [RewardEntry] { state.withLock { $0.rewards.filter { $0.userID == user } } }
 
     func insertBadge(_ award: BadgeAward) throws -> Bool {
@@ -64,8 +84,12 @@ final class InMemoryStore: EngineStore {
     func badges(user: UserID) throws -> [BadgeAward] {
         state.withLock { $0.badges.filter { $0.userID == user }.sorted { ($0.awardedAt, $0.badgeID) < ($1.awardedAt, $1.badgeID) } }
     }
-    func recordIngestAnswer(runID: String, answerJSON: String) throws { state.withLock { $0.answers[runID] = answerJSON } }
-    func ingestAnswer(runID: String) throws -> String? { state.withLock { $0.answers[runID] } }
+    func recordIngestAnswer(user: UserID, runID: String, answerJSON: String) throws {
+        state.withLock { $0.answers[RunnerScopedID(user: user, id: runID)] = answerJSON }
+    }
+    func ingestAnswer(user: UserID, runID: String) throws -> String? {
+        state.withLock { $0.answers[RunnerScopedID(user: user, id: runID)] }
+    }
 
     /// All or nothing: the state is restored when the body throws (single-threaded tests only).
     func transaction<T>(_ body: () throws -> T) throws -> T {

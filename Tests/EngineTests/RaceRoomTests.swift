@@ -70,6 +70,7 @@ struct RaceRoomTests {
     @Test("a runner in a car does not advance; one who stops sending is marked; one who leaves ranks last")
     func cheatsAndDropouts() throws {
         var r = room(distance: 5000)
+        r.rules.maximumLag = 3600  // ten-minute batches; freshness has its own test
         for u in ["ana", "car", "quiet", "gone"] { _ = try r.join(user: u, token: u, now: Self.start - 10) }
         _ = r.tick(now: Self.start)
         _ = try r.position(token: "ana", points: northPoints(start: Self.start, from: 0, to: 600, speed: 3.5), now: Self.start + 600)
@@ -118,5 +119,53 @@ struct RaceRoomTests {
         }
         let offline = RunMetrics(track: Track(points: all)).distance
         #expect(abs(r.ranking(now: Self.start + 600)[0].distance - offline) < 1e-6)
+    }
+
+    @Test("points ahead of the server clock are refused and change nothing, points too old do not count (found 2026-12-01: a 5 km finish in 81 s)")
+    func serverClockDecides() throws {
+        var r = room(distance: 5000)
+        _ = try r.join(user: "ana", token: "a", now: Self.start - 10)
+        _ = r.tick(now: Self.start)
+        // 90 points a minute apart, sent two seconds after the start: 89 of them in the future.
+        let future = northPoints(start: Self.start, from: 0, to: 89, speed: 1).enumerated().map { i, p in
+            TrackPoint(time: Self.start + Double(i) * 60, latitude: p.latitude + Double(i) * 0.0005, longitude: p.longitude)
+        }
+        #expect(throws: RaceError.pointInTheFuture(index: 1, time: Self.start + 60, now: Self.start + 2, limit: 10)) {
+            try r.position(token: "a", points: future, now: Self.start + 2)
+        }
+        #expect(r.ranking(now: Self.start + 2)[0].distance == 0)
+        // Points older than 300 s do not count; the fresh ones of the batch do.
+        let late = northPoints(start: Self.start, from: 0, to: 400, speed: 3)
+        _ = try r.position(token: "a", points: late, now: Self.start + 400)
+        let counted = r.ranking(now: Self.start + 400)[0].distance
+        // 300 s at 3 m/s; 2 % for the local-distance construction and the first fix of the part.
+        #expect(abs(counted - 900) < 900 * 0.02, "only the last 300 s of the batch count: \(counted)")
+        // A point 10 s ahead (clock skew) is accepted.
+        let skewed = northPoints(start: Self.start + 10, from: 400, to: 400, speed: 3, offset: 1200)
+        #expect(throws: Never.self) { try r.position(token: "a", points: skewed, now: Self.start + 400) }
+    }
+
+    @Test("a finish faster than the world record allows is refused and disqualifies the runner")
+    func superhumanFinish() throws {
+        var r = room(distance: 42_195)
+        r.rules.maximumLag = 7200  // whole-race batches; freshness has its own test
+        _ = try r.join(user: "ana", token: "a", now: Self.start - 10)
+        _ = try r.join(user: "bo", token: "b", now: Self.start - 10)
+        _ = r.tick(now: Self.start)
+        // A marathon at 6.9 m/s, just under the vehicle rule's 7 m/s: 1:41:55, where the record
+        // is 2:00:35 and 0.9 × the record 1:48:31. Timed honestly, but no runner does it.
+        let fast = northPoints(start: Self.start, from: 0, to: 6150, speed: 6.9)
+        #expect(throws: RaceError.self) { try r.position(token: "a", points: fast, now: Self.start + 6150) }
+        #expect(throws: RaceError.disqualified) {
+            try r.position(token: "a", points: northPoints(start: Self.start, from: 6151, to: 6152, speed: 3, offset: 43_000), now: Self.start + 6152)
+        }
+        let honest = try r.position(token: "b", points: northPoints(start: Self.start, from: 0, to: 6151, speed: 6.2), now: Self.start + 6151)
+        #expect(r.ranking(now: Self.start + 6151).map(\.status) == [.running, .disqualified])
+        _ = honest
+        let done = try r.position(token: "b", points: northPoints(start: Self.start, from: 6152, to: 6900, speed: 6.2, offset: 6151 * 6.2),
+                                  now: Self.start + 6900)
+        guard case .finished(let results) = done.last else { Issue.record("expected results, got \(done)"); return }
+        #expect(results.map(\.userID) == ["bo", "ana"])
+        #expect(results.map(\.status) == [.finished, .disqualified])
     }
 }

@@ -52,11 +52,64 @@ struct RaceServiceTests {
         try service.create(RaceSettings(id: "a", name: "5k", distance: 5000, startTime: 100, capacity: 5))
         try service.create(RaceSettings(id: "b", name: "10k", distance: 10_000, startTime: 50, capacity: 5))
         try service.create(RaceSettings(id: "c", name: "hidden", distance: 5000, startTime: 10, capacity: 5, isPublic: false))
-        #expect(service.list().map(\.settings.id) == ["b", "a"])
-        #expect(service.list(distance: 4000...6000).map(\.settings.id) == ["a"])
-        #expect(service.list(start: 0...60).map(\.settings.id) == ["b"])
+        #expect(service.list().races.map(\.settings.id) == ["b", "a"])
+        #expect(service.list(distance: 4000...6000).races.map(\.settings.id) == ["a"])
+        #expect(service.list(start: 0...60).races.map(\.settings.id) == ["b"])
         #expect(throws: RaceServiceError.duplicate("a")) {
             try service.create(RaceSettings(id: "a", name: "again", distance: 5000, startTime: 100, capacity: 5))
         }
+    }
+
+    @Test("race.list pages: every public race once, in order, across pages of any size (found 2026-12-01: one 4.5 MB answer)",
+          arguments: [1, 2, 3, 7, 50])
+    func pages(size: Int) throws {
+        let service = RaceService(store: InMemoryStore(), limits: { var l = RaceLimits(); l.openPerCreator = 100; return l }(),
+                                  makeTracker: { RecomputingRaceTracker() })
+        // Ties in start time, ids with the cursor's separator in them.
+        var expected: [String] = []
+        for i in 0..<23 {
+            let id = "r.\(i % 5).\(i)"
+            try service.create(RaceSettings(id: id, name: id, distance: 5000, startTime: Double(100 + i % 4), capacity: 5, createdBy: "host"))
+            expected.append(id)
+        }
+        try service.create(RaceSettings(id: "private", name: "p", distance: 5000, startTime: 100, capacity: 5, isPublic: false, createdBy: "host"))
+        expected.sort { a, b in
+            let ia = Int(a.split(separator: ".").last!)!, ib = Int(b.split(separator: ".").last!)!
+            return (100 + ia % 4, a) < (100 + ib % 4, b)
+        }
+        var seen: [String] = [], cursor: RaceListCursor?
+        repeat {
+            let page = service.list(after: cursor, limit: size)
+            #expect(page.races.count <= size)
+            seen += page.races.map(\.settings.id)
+            cursor = page.next.flatMap { RaceListCursor(text: $0.text) }
+            #expect(page.next == nil || cursor == page.next, "the cursor survives its wire form")
+        } while cursor != nil
+        #expect(seen == expected)
+    }
+
+    @Test("open races are capped per creator and in total; finished ones stop counting and are forgotten after a day")
+    func caps() throws {
+        var limits = RaceLimits()
+        limits.openPerCreator = 2
+        limits.openInTotal = 3
+        let service = RaceService(store: InMemoryStore(), limits: limits, makeTracker: { RecomputingRaceTracker() })
+        func create(_ id: String, by user: String, start: EpochSeconds = Self.start) throws {
+            try service.create(RaceSettings(id: id, name: id, distance: 400, startTime: start, capacity: 2, createdBy: user))
+        }
+        try create("a1", by: "ana")
+        try create("a2", by: "ana")
+        #expect(throws: RaceServiceError.tooManyRacesByCreator("ana", limit: 2)) { try create("a3", by: "ana") }
+        try create("b1", by: "bo", start: Self.start + 1e6)
+        #expect(throws: RaceServiceError.tooManyRaces(limit: 3)) { try create("c1", by: "cy") }
+        // Nobody joined ana's races: they start, then finish on the next tick, and free her places.
+        _ = service.tick(now: Self.start + 1)
+        _ = service.tick(now: Self.start + 2)
+        try create("a3", by: "ana")
+        #expect(try service.summary("a1").phase == .finished)
+        // A day after the cutoff the finished rooms are gone.
+        _ = service.tick(now: Self.start + 3600 + limits.finishedRetention + 1)
+        #expect(throws: RaceServiceError.unknownRace("a1")) { _ = try service.summary("a1") }
+        #expect(try service.summary("b1").phase == .waiting)
     }
 }

@@ -70,7 +70,7 @@ struct RunIngestionTests {
         #expect(abs((missions[1]["progress"]?.doubleValue ?? 0) - 0.6) < 0.01)
         #expect(answer["xp"]?["missions"]?.intValue == 80)
         #expect(answer["xp"]?["total"]?.intValue == 60 + 80)
-        #expect(try store.assignments(user: "min", day: day)[0].runID == "min:r")
+        #expect(try store.assignments(user: "min", day: day)[0].runID == "r")  // the runner's own id (record 0405)
     }
 
     @Test("kinds that read earlier runs or the time of day are decided at ingestion, not left not-applicable")
@@ -107,9 +107,9 @@ struct RunIngestionTests {
         }
         let ingestion = RunIngestion(store: store)
         let run1 = day.startInstant(utcOffset: Self.seoul) + 7 * 3600
-        _ = try ingestion.ingest(user: "min", clientRunID: "d0", track: straightRun(distance: 3000, pace: 360, start: run1), now: run1)
+        _ = try ingestion.ingest(user: "min", clientRunID: "d0", track: straightRun(distance: 3000, pace: 360, start: run1), now: run1 + 3600)
         let run3 = day.adding(days: 2).startInstant(utcOffset: Self.seoul) + 7 * 3600
-        _ = try ingestion.ingest(user: "min", clientRunID: "d2", track: straightRun(distance: 3000, pace: 360, start: run3), now: run3)
+        _ = try ingestion.ingest(user: "min", clientRunID: "d2", track: straightRun(distance: 3000, pace: 360, start: run3), now: run3 + 3600)
         #expect(try store.assignments(user: "min", day: day)[0].status == .failed)
         #expect(try store.assignments(user: "min", day: day.adding(days: 1))[0].status == .expired)
     }
@@ -118,8 +118,14 @@ struct RunIngestionTests {
     func emptyTrack() throws {
         let store = try store()
         let one = Track(points: [TrackPoint(time: 1_800_000_000, latitude: 37, longitude: 127)])
+        #expect(throws: IngestError.refused(runID: "x", .tooFewFixes(count: 1))) {
+            _ = try RunIngestion(store: store).ingest(user: "min", clientRunID: "x", track: one, now: 1_800_000_000)
+        }
+        // Two fixes at one instant pass the order check; cleaning keeps one of them.
+        let twice = Track(points: [TrackPoint(time: 1_800_000_000, latitude: 37, longitude: 127),
+                                   TrackPoint(time: 1_800_000_000, latitude: 37, longitude: 127)])
         #expect(throws: IngestError.emptyTrack(runID: "x", points: 1)) {
-            _ = try RunIngestion(store: store).ingest(user: "min", clientRunID: "x", track: one, now: 0)
+            _ = try RunIngestion(store: store).ingest(user: "min", clientRunID: "x", track: twice, now: 1_800_000_000)
         }
         #expect(store.rewardCount == 0)
         #expect(throws: IngestError.unknownUser("ghost")) {
@@ -242,5 +248,36 @@ struct RewardsTests {
         #expect(!earned(context([], missions: 9)).contains("mission_10"))
         #expect(earned(context([], wins: 3, podiums: 3)).isSuperset(of: ["race_winner_3", "race_podium"]))
         #expect(!earned(context([], wins: 2, podiums: 2)).contains("race_winner_3"))
+    }
+}
+
+extension RunIngestionTests {
+    @Test("a run completes the day's first set even when shown after it, but not a set a refresh offered after it (found 2026-12-01)")
+    func noShoppingWithAFinishedRun() throws {
+        let store = try store()
+        let dayStart = day.startInstant(utcOffset: Self.seoul)
+        let start = dayStart + 7 * 3600
+        let track = straightRun(distance: 6000, pace: 360, start: start)  // ends 07:36
+        let spec = MissionSpec.distance(minDistance: 5000)
+        func offer(_ id: String, at t: EpochSeconds, status: MissionStatus = .offered) throws {
+            try store.insertAssignment(MissionAssignment(id: id, userID: "min", day: day, kind: "distance",
+                                                         specJSON: spec.canonicalJSON, modelVersion: "t", pComplete: 0.7,
+                                                         xp: 80, status: status, offeredAt: t))
+        }
+        // The first set, shown at 09:00 (a watch synced later); then a refresh at 09:05.
+        try offer("first", at: dayStart + 9 * 3600, status: .expired)
+        try offer("refresh", at: dayStart + 9 * 3600 + 300)
+        let answer = try RunIngestion(store: store).ingest(user: "min", clientRunID: "r", track: track, now: dayStart + 10 * 3600)
+        let missions = try #require(answer["missions"]?.arrayValue)
+        #expect(missions.map { $0["status"]?.stringValue } == ["offered"])
+        #expect(missions.first?["evidence"]?.arrayValue?.first?.stringValue == RunIngestion.offeredAfterRun)
+        #expect(answer["xp"]?["missions"] == 0)
+
+        let other = try self.store()
+        try other.insertAssignment(MissionAssignment(id: "first", userID: "min", day: day, kind: "distance",
+                                                     specJSON: spec.canonicalJSON, modelVersion: "t", pComplete: 0.7,
+                                                     xp: 80, offeredAt: dayStart + 9 * 3600))
+        let synced = try RunIngestion(store: other).ingest(user: "min", clientRunID: "r", track: track, now: dayStart + 10 * 3600)
+        #expect(synced["missions"]?.arrayValue?.map { $0["status"]?.stringValue } == ["completed"])
     }
 }

@@ -36,12 +36,13 @@ struct StarterMissionsTests {
         let store = InMemoryStore()
         try store.upsertUser(UserProfile(id: "new", birthYear: 1970, sex: "m", heightCm: 175, weightKg: 80))
         let service = MissionService(store: store, scorer: SyntheticScorer())
-        let first = try service.today(user: "new", day: day, count: 3, now: 0)
+        let morning = day.startInstant(utcOffset: 0) + 8 * 3600
+        let first = try service.today(user: "new", day: day, count: 3, now: morning)
         let profile = try #require(try store.user(id: "new"))
         #expect(first.missions.map(\.spec) == Array(StarterMissions.specs(profile, year: 2026).prefix(3)))
         #expect(first.missions.allSatisfy { $0.why.contains("new to running") && $0.why.contains("age 56") && !$0.isStretch })
         #expect(first.missions.allSatisfy { (0...1).contains($0.pComplete) && $0.xp > 0 })
-        let again = try service.today(user: "new", day: day, count: 3, now: 10)
+        let again = try service.today(user: "new", day: day, count: 3, now: morning + 10)
         #expect(again.missions == first.missions)
     }
 }

@@ -65,6 +65,8 @@ struct TodayPolicyTests {
 @Suite("MissionService")
 struct MissionServiceTests {
     let day = CivilDate(iso: "2026-11-29")!
+    /// 08:00 UTC on `day` (+ `days`): a `now` for which `day` is the runner's today.
+    func morning(_ days: Int = 0) -> EpochSeconds { day.adding(days: days).startInstant(utcOffset: 0) + 8 * 3600 }
 
     @Test("answers are stable for a runner and day, and stored as offers")
     func stable() throws {
@@ -88,7 +90,7 @@ struct MissionServiceTests {
         #expect(store.assignmentCount == stored)
     }
 
-    @Test("a refresh replaces the open missions with different ones; the replaced ones expire")
+    @Test("a refresh replaces the open missions with ones not offered before that day; the replaced ones expire")
     func refresh() throws {
         let store = InMemoryStore()
         try store.upsertUser(UserProfile(id: "ana"))
@@ -96,14 +98,34 @@ struct MissionServiceTests {
             try store.insertRun(run)
         }
         let service = MissionService(store: store, scorer: SyntheticScorer())
-        let first = try service.today(user: "ana", day: day, count: 3, now: 0)
-        let refreshed = try service.today(user: "ana", day: day, count: 3, now: 10, refresh: true)
+        let first = try service.today(user: "ana", day: day, count: 3, now: morning())
+        let refreshed = try service.today(user: "ana", day: day, count: 3, now: morning() + 10, refresh: true)
         #expect(refreshed.missions.filter { !$0.isStretch }.count == 3)
         #expect(Set(first.missions.map(\.spec)).isDisjoint(with: refreshed.missions.map(\.spec)))
         let expired = try store.assignments(user: "ana", day: day).filter { $0.status == .expired }
         #expect(expired.count == first.missions.count)
         // Asking again without refresh returns the refreshed set.
-        #expect(try service.today(user: "ana", day: day, count: 3, now: 20).missions == refreshed.missions)
+        #expect(try service.today(user: "ana", day: day, count: 3, now: morning() + 20).missions == refreshed.missions)
+        // A second refresh brings neither earlier set back (it used to alternate A, B, A).
+        let third = try service.today(user: "ana", day: day, count: 3, now: morning() + 30, refresh: true)
+        #expect(!third.missions.isEmpty)
+        #expect(Set(third.missions.map(\.spec)).isDisjoint(with: first.missions.map(\.spec) + refreshed.missions.map(\.spec)))
+        #expect(Set(try store.assignments(user: "ana", day: day).map(\.id)).count == first.missions.count + refreshed.missions.count + third.missions.count)
+    }
+
+    @Test("missions.today refuses a day before yesterday or after tomorrow in the runner's zone (found 2026-12-01)")
+    func dayReach() throws {
+        let store = InMemoryStore()
+        try store.upsertUser(UserProfile(id: "ana"))
+        let service = MissionService(store: store, scorer: SyntheticScorer())
+        for offset in -1...1 {
+            #expect(try service.today(user: "ana", day: day.adding(days: offset), count: 3, now: morning()).day == day.adding(days: offset))
+        }
+        for offset in [-30, -2, 2] {
+            #expect(throws: EngineError.dayOutOfRange(asked: day.adding(days: offset), today: day)) {
+                try service.today(user: "ana", day: day.adding(days: offset), count: 3, now: morning())
+            }
+        }
     }
 
     @Test("missions not completed in the last days are not offered again at once; kinds rotate")
@@ -114,12 +136,12 @@ struct MissionServiceTests {
             try store.insertRun(run)
         }
         let service = MissionService(store: store, scorer: SyntheticScorer())
-        let yesterday = try service.today(user: "ana", day: day.adding(days: -1), count: 3, now: 0)
-        let today = try service.today(user: "ana", day: day, count: 3, now: 0)
+        let yesterday = try service.today(user: "ana", day: day.adding(days: -1), count: 3, now: morning(-1))
+        let today = try service.today(user: "ana", day: day, count: 3, now: morning())
         #expect(Set(yesterday.missions.map(\.spec)).isDisjoint(with: today.missions.map(\.spec)))
         // Over a week every modelled kind is offered.
         var kinds = Set<MissionKind>()
-        for d in 1...7 { kinds.formUnion(try service.today(user: "ana", day: day.adding(days: d), count: 3, now: 0).missions.map(\.spec.kind)) }
+        for d in 1...7 { kinds.formUnion(try service.today(user: "ana", day: day.adding(days: d), count: 3, now: morning(d)).missions.map(\.spec.kind)) }
         #expect(kinds.count == MissionFeatures.kinds.count)
     }
 
@@ -137,7 +159,7 @@ struct MissionServiceTests {
     func starter() throws {
         let store = InMemoryStore()
         try store.upsertUser(UserProfile(id: "new"))
-        let answer = try MissionService(store: store, scorer: SyntheticScorer()).today(user: "new", day: day, count: 3, now: 0)
+        let answer = try MissionService(store: store, scorer: SyntheticScorer()).today(user: "new", day: day, count: 3, now: morning())
         #expect(answer.missions.filter { !$0.isStretch }.count == 3)
         #expect(answer.missions.allSatisfy { $0.why.contains("new to running") })
     }

@@ -121,7 +121,7 @@ struct DaemonCrashTests {
         }
         #expect(check == "ok")
         for i in acknowledged.sorted() {
-            #expect(try store.run(id: "crash:run-\(i)") != nil, "run \(i) was acknowledged but is not in the database")
+            #expect(try store.run(user: "crash", id: "run-\(i)") != nil, "run \(i) was acknowledged but is not in the database")
         }
     }
 }

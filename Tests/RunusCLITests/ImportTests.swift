@@ -13,7 +13,7 @@ func runRows(_ path: String) throws -> [RunRecord] {
     defer { try? store.close() }
     var rows: [RunRecord] = []
     for user in try store.allUsers() {
-        for run in try store.allRuns(user: user.id) { rows.append(try #require(try store.run(id: run.id))) }
+        for run in try store.allRuns(user: user.id) { rows.append(try #require(try store.run(user: run.userID, id: run.id))) }
     }
     return rows.sorted { $0.id < $1.id }
 }
@@ -58,7 +58,7 @@ struct ImportTests {
         let rows = try runRows(db)
         #expect(rows.count == 2)
         #expect(rows.allSatisfy { $0.source == "import" && $0.userID == "ana" && $0.track != nil })
-        #expect(rows.allSatisfy { $0.id.hasPrefix("ana:import-") })
+        #expect(rows.allSatisfy { $0.id.hasPrefix("import-") })  // per-runner ids, record 0405
         let store = try SQLiteStore(path: db)
         #expect(try store.user(id: "ana")?.timeZone == "Europe/Paris")
         try store.close()
@@ -73,14 +73,14 @@ struct ImportTests {
     @Test("an imported run is the run runs.ingest stores for the same track (metrics, vehicle part removed, blob)")
     func sameAsIngestion() throws {
         let track = ImportTestFiles.track(seed: 4, distance: 3000, pace: 320, start: Self.start, drive: 3000)
-        guard case .run(let imported, let points)? = ImportConversion.trackRun(track, id: "u:x", runner: "u", weightKg: 70) else {
+        guard case .run(let imported, let points)? = ImportConversion.trackRun(track, id: "x", runner: "u", weightKg: 70) else {
             Issue.record("no run"); return
         }
         #expect(points == track.points.count)
         let store = try SQLiteStore(path: ":memory:")
         try store.upsertUser(UserProfile(id: "u", weightKg: 70))
         _ = try RunIngestion(store: store).ingest(user: "u", clientRunID: "x", track: track, now: Self.start + 86_400)
-        var ingested = try #require(try store.run(id: "u:x"))
+        var ingested = try #require(try store.run(user: "u", id: "x"))
         #expect(ingested.source == "app")
         ingested.source = "import"
         #expect(imported == ingested)
@@ -131,7 +131,7 @@ struct ImportTests {
         #expect(out.stdout.contains("r2 activity 6: "))
         let rows = try runRows(db)
         let users = try userRows(db)
-        #expect(rows.map(\.id) == ["r1:dataset-1", "r1:dataset-2", "r2:dataset-7"])
+        #expect(rows.map { "\($0.userID) \($0.id)" } == ["r1 dataset-1", "r1 dataset-2", "r2 dataset-7"])
         let summary = rows[1]
         #expect(summary.track == nil && summary.distance == 7000 && summary.moving == 2400 && summary.elapsed == 2400)
         #expect(summary.startTime == 1_777_788_000)

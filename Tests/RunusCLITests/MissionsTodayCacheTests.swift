@@ -83,10 +83,10 @@ struct MissionsTodayCacheTests {
 
         // A run today completes some of the day's missions: the answer changes.
         let ingest = try ops.invalidatingToday(Self.ingestRequest(runID: "w-1"), ops.runsIngest)
-        #expect(ingest["run"]?["local_day"] == "2027-01-15")
+        #expect(ingest["run"]?["local_day"] == "2027-01-15", "\(JSONWriter.string(ingest).prefix(3000))")
         let afterRun = try Self.servedMatchesFresh(ops, params)
         #expect(afterRun != before)
-        #expect(afterRun.contains("\"status\":\"completed\""), "\(afterRun.prefix(600))")
+        #expect(afterRun.contains("\"status\":\"completed\""), "\(afterRun.prefix(600)) \(JSONWriter.string(ingest).prefix(3000))")
         // Today's run starts after the start of the day: the state as of then was kept.
         let asOf = try #require(CivilDate(iso: "2027-01-15")).startInstant(utcOffset: 9 * 3600)
         #expect(ops.todayCache.entries.lookup("ana", .state(asOf: asOf)).value != nil)
@@ -115,7 +115,7 @@ struct MissionsTodayCacheTests {
         let (ops, store) = try Self.operations(dir)
         defer { try? store.close() }
         let ingest = try ops.runsIngest(Self.ingestRequest(runID: "w-1"))
-        for id in ["w-1", "ana:w-1"] {
+        for id in ["w-1"] {
             let got = try ops.runsGet(Self.request(["op": "runs.get", "user": "ana", "run_id": .string(id)]))
             let run = try #require(got["run"])
             #expect(run["splits"] == ingest["run"]?["splits"])
@@ -124,12 +124,13 @@ struct MissionsTodayCacheTests {
                 #expect(run[key] == ingest["run"]?[key], "\(key)")
             }
             #expect(run["has_track"] == true)
-            #expect(run["id"] == "ana:w-1")
+            #expect(run["id"] == "w-1")
         }
         let summary = try ops.runsGet(Self.request(["op": "runs.get", "user": "ana", "run_id": "ana-3"]))
         #expect(summary["run"]?["splits"] == .null)
         #expect(summary["run"]?["distance_m"] == 6000)
-        for (user, run) in [("ana", "nope"), ("ghost", "w-1"), ("bo", "ana-3")] {
+        // "ana:w-1" was version 2's stored form of the id; runs are keyed by (user, id) now (record 0405).
+        for (user, run) in [("ana", "nope"), ("ana", "ana:w-1"), ("ghost", "w-1"), ("bo", "ana-3")] {
             if user == "bo" { try store.upsertUser(UserProfile(id: "bo")) }
             #expect {
                 try ops.runsGet(Self.request(["op": "runs.get", "user": .string(user), "run_id": .string(run)]))

@@ -9,6 +9,8 @@ struct ProtocolSpec {
         let name: String
         let type: String
         let required: Bool
+        /// The value may be `null` (`"nullable": true` in the spec).
+        let nullable: Bool
         let unit: String?
         let description: String
         /// For "object": its members; for "array": each element's members; for "map": each value's members.
@@ -22,6 +24,7 @@ struct ProtocolSpec {
             self.name = name
             self.type = type
             required = v["required"]?.boolValue ?? true
+            nullable = v["nullable"]?.boolValue ?? false
             unit = v["unit"]?.stringValue
             description = v["description"]?.stringValue ?? ""
             let nested = v["fields"] ?? v["items"] ?? v["values"]
@@ -127,7 +130,9 @@ struct ProtocolSpec {
         return out
     }
 
-    private func typeText(_ f: Field) -> String { f.unit.map { "\(f.type) (\($0))" } ?? f.type }
+    private func typeText(_ f: Field) -> String {
+        (f.unit.map { "\(f.type) (\($0))" } ?? f.type) + (f.nullable ? " or null" : "")
+    }
 
     private func renderField(_ f: Field, depth: Int) -> String {
         let indent = String(repeating: "  ", count: depth)
@@ -159,6 +164,7 @@ struct ProtocolSpec {
     }
 
     private static func problems(_ v: JSONValue, _ f: Field, path: String) -> [String] {
+        if v.isNull && f.nullable { return [] }
         let ok: Bool
         switch f.type {
         case "string": ok = v.stringValue != nil

@@ -17,6 +17,8 @@ final class ProductionDaemon: @unchecked Sendable {
     let address: ServerAddress
     let store: SQLiteStore
     let races: RaceOperations
+    /// What the store logged (stored runs repaired or skipped when read).
+    let storeLog = LogSink()
     private let finished = DispatchSemaphore(value: 0)
 
     static func artifact(version: String, schemaHash: String = MissionFeatures.schema.hash) throws -> ModelArtifact {
@@ -32,7 +34,8 @@ final class ProductionDaemon: @unchecked Sendable {
 
     init(_ name: String = #function, configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         dir = TemporaryDirectory(name)
-        store = try SQLiteStore(path: dir.file("d.sqlite"))
+        let storeLog = self.storeLog
+        store = try SQLiteStore(path: dir.file("d.sqlite"), log: { storeLog.append($0) })
         try store.upsertUser(UserProfile(id: "runner-0001", weightKg: 58, timeZone: "Asia/Seoul", utcOffsetSeconds: 9 * 3600))
         for i in 0..<12 {
             try store.insertRun(RunRecord(id: "r-\(i)", userID: "runner-0001", startTime: 1_790_000_000 + Double(i) * 172_800,

@@ -59,7 +59,7 @@ struct RaceSocketTests {
         defer { server.stop(); _ = done.wait(timeout: .now() + 10) }
 
         let organiser = try LineClient(address: address, timeout: .seconds(10))
-        let created = try organiser.call(["op": "race.create", "name": "Test 2K", "distance_m": .number(Self.distance),
+        let created = try organiser.call(["op": "race.create", "user": "ana", "name": "Test 2K", "distance_m": .number(Self.distance),
                                           "start_time": .number(Self.start), "capacity": 10])
         let raceID = try #require(created["result"]?["race_id"]?.stringValue, "\(JSONWriter.string(created))")
 

@@ -41,7 +41,7 @@ struct RealImportTests {
         // (README: device totals differ from haversine sums by ~2 % at the median; 5 % allowed).
         var ratios: [Double] = []
         for item in tracks {
-            guard case .datasetTrack(_, let summary?) = item.source, let run = try store.run(id: item.runID!) else { continue }
+            guard case .datasetTrack(_, let summary?) = item.source, let runID = item.runID, let run = try store.run(user: item.runner, id: runID) else { continue }
             ratios.append(run.distance / summary.distance)
         }
         ratios.sort()

@@ -22,7 +22,7 @@ struct DeterminismTests {
         }
         try store.transaction {
             for a in stride(from: 0, to: 300, by: 3) {
-                try store.updateAssignment(id: "a\(a)", status: .completed, runID: "r\(a)", progress: 1)
+                try store.updateAssignment(user: "u\(a % 20)", id: "a\(a)", status: .completed, runID: "r\(a)", progress: 1)
             }
             try store.insertReward(RewardEntry(id: "w1", userID: "u1", time: 5, xp: 10, reason: "mission"))
         }

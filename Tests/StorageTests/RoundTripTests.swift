@@ -36,9 +36,9 @@ struct RoundTripTests {
             Sample.run("r3", user: "u1", start: 1_760_172_800, track: nil),
         ]
         for run in runs { #expect(try store.insertRun(run)) }
-        for run in runs { #expect(try store.run(id: run.id) == run) }
-        #expect(try store.run(id: "r2")?.track == [])  // empty blob is not NULL
-        #expect(try store.run(id: "missing") == nil)
+        for run in runs { #expect(try store.run(user: run.userID, id: run.id) == run) }
+        #expect(try store.run(user: "u1", id: "r2")?.track == [])  // empty blob is not NULL
+        #expect(try store.run(user: "u1", id: "missing") == nil)
         // Range queries leave the track out.
         let listed = try store.runs(user: "u1", from: 0, to: 2_000_000_000)
         #expect(listed.map(\.track) == [nil, nil, nil])
@@ -54,7 +54,7 @@ struct RoundTripTests {
         try store.insertAssignment(a)
         #expect(try store.assignments(user: "u1", day: Sample.day) == [a])
 
-        try store.updateAssignment(id: "a1", status: .completed, runID: "r1", progress: 1)
+        try store.updateAssignment(user: "u1", id: "a1", status: .completed, runID: "r1", progress: 1)
         a.status = .completed; a.runID = "r1"; a.progress = 1
         #expect(try store.assignments(user: "u1", day: Sample.day) == [a])
 
@@ -68,7 +68,7 @@ struct RoundTripTests {
     func updateUnknown() throws {
         let store = try SQLiteStore(path: ":memory:")
         #expect(throws: StorageError.notFound(table: "mission_assignments", id: "nope")) {
-            try store.updateAssignment(id: "nope", status: .expired, runID: nil, progress: nil)
+            try store.updateAssignment(user: "u1", id: "nope", status: .expired, runID: nil, progress: nil)
         }
     }
 
@@ -94,7 +94,7 @@ struct RoundTripTests {
         var second = Sample.run("r1", user: "u1", start: 999, track: [9])
         second.distance = 1; second.source = "app"
         #expect(try store.insertRun(second) == false)
-        #expect(try store.run(id: "r1") == first)
+        #expect(try store.run(user: "u1", id: "r1") == first)
         #expect(try store.runCount() == 1)
     }
 
@@ -106,10 +106,10 @@ struct RoundTripTests {
         let user = UserProfile(id: text, sex: text, timeZone: text)
         try store.upsertUser(user)
         #expect(try store.user(id: text) == user)
-        let run = RunRecord(id: text, userID: text, startTime: 1, distance: 2, elapsed: 3, moving: 4,
+        let run = RunRecord(id: text, userID: text, startTime: 1, distance: 2, elapsed: 4, moving: 3,
                             elevationGain: 5, source: text)
         #expect(try store.insertRun(run))
-        #expect(try store.run(id: text) == run)
+        #expect(try store.run(user: text, id: text) == run)
         #expect(try store.allUsers() == [user])
         #expect(try store.userCount() == 1)
         #expect(try store.runCount() == 1)

@@ -112,7 +112,7 @@ struct TransactionTests {
 
             let reopened = try SQLiteStore(path: path)
             #expect(try reopened.allUsers() == [Sample.user("u1")])
-            #expect(try reopened.run(id: "r1") == Sample.run("r1", user: "u1", start: 1, track: [7, 8, 9]))
+            #expect(try reopened.run(user: "u1", id: "r1") == Sample.run("r1", user: "u1", start: 1, track: [7, 8, 9]))
             #expect(try reopened.assignmentCount() == 1)
             #expect(try reopened.rewards(user: "u1").count == 1)
             try reopened.close()

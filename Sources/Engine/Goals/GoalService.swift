@@ -30,7 +30,7 @@ public struct GoalService: Sendable {
 
     public func recommend(user: UserID, now: EpochSeconds) throws -> Goals {
         guard try store.user(id: user) != nil else { throw EngineError.unknownUser(user) }
-        let runs = try store.runs(user: user, from: now - predictor.lookbackDays * 86_400, to: now)
+        let runs = try store.runs(user: user, from: now - predictor.lookbackDays * 86_400, to: now).filter(\.isEvidence)
         let efforts = runs.map { Effort(time: $0.startTime, distance: $0.distance, duration: $0.moving) }
         let state = RunnerState(history: runs, asOf: now)
         let distance = max(1000, (state.enduranceOrDefault * Self.distanceFactor / 500).rounded() * 500)

@@ -13,10 +13,15 @@ public struct RaceSettings: Sendable, Equatable {
     public let capacity: Int
     /// Listed by `race.list` when true.
     public let isPublic: Bool
+    /// The runner who created it (caps count open races per creator).
+    public let createdBy: UserID
+    /// The secret a private race is watched and joined with (nil for a public race).
+    public let invite: String?
 
-    public init(id: String, name: String, distance: Meters, startTime: EpochSeconds, capacity: Int, isPublic: Bool = true) {
+    public init(id: String, name: String, distance: Meters, startTime: EpochSeconds, capacity: Int, isPublic: Bool = true,
+                createdBy: UserID = "", invite: String? = nil) {
         self.id = id; self.name = name; self.distance = distance; self.startTime = startTime
-        self.capacity = capacity; self.isPublic = isPublic
+        self.capacity = capacity; self.isPublic = isPublic; self.createdBy = createdBy; self.invite = invite
     }
 
     /// A runner still on the course this long after the start is out of time, seconds: 15 min/km,
@@ -35,21 +40,56 @@ public enum RaceError: Error, Equatable, CustomStringConvertible {
     case alreadyJoined(UserID)
     case finished
     case unknownParticipant
+    /// A point timed ahead of the server clock by more than `RacePositionRules.maximumLead`.
+    case pointInTheFuture(index: Int, time: EpochSeconds, now: EpochSeconds, limit: Seconds)
+    /// The finish these points make is faster than any runner (`WorldRecordPace`): the runner is
+    /// disqualified.
+    case implausibleFinish(time: Seconds, distance: Meters, record: Seconds)
+    /// The runner was disqualified earlier.
+    case disqualified
 
     public var description: String {
+        func s(_ x: Double) -> String { "\(Int(saturating: x.rounded())) s" }
         switch self {
         case .full(let c): return "the race is full (\(c) runners)"
         case .alreadyStarted: return "the race has started; joining is closed"
         case .alreadyJoined(let u): return "'\(u)' has already joined this race"
         case .finished: return "the race is over"
         case .unknownParticipant: return "unknown participant token"
+        case .pointInTheFuture(let i, let t, let now, let limit):
+            return "points[\(i)] is timed \(t), \(s(t - now)) ahead of the server clock (\(now)); at most \(s(limit)) of skew is accepted"
+        case .implausibleFinish(let time, let distance, let record):
+            return "a finish in \(s(time)) over \(Int(saturating: distance.rounded())) m is faster than anyone runs (world record \(s(record))): the runner is disqualified"
+        case .disqualified: return "the runner was disqualified from this race"
         }
+    }
+}
+
+/// How fresh race positions must be: the server's clock, not the client's, decides when a point
+/// was run (docs/decisions/0525-race-positions-and-rooms.md).
+public struct RacePositionRules: Sendable, Equatable {
+    /// How far a point may be timed ahead of the server clock, seconds (clock skew).
+    public var maximumLead: Seconds = 10
+    /// How old a point may be when it arrives, seconds: a phone buffering through a tunnel
+    /// sends late points, which count; older ones do not (nobody can fill in a race afterwards).
+    public var maximumLag: Seconds = 300
+
+    public init() {}
+
+    /// The points that count: refuses the whole batch at its first point ahead of `now` by more
+    /// than `maximumLead` (a client clock to fix, not data to keep), and leaves out points
+    /// older than `maximumLag` (a batch a client keeps resending would otherwise fail for ever).
+    public func fresh(_ points: [TrackPoint], now: EpochSeconds) throws(RaceError) -> [TrackPoint] {
+        for (i, p) in points.enumerated() where !(p.time <= now + maximumLead) {
+            throw .pointInTheFuture(index: i, time: p.time, now: now, limit: maximumLead)
+        }
+        return points.filter { $0.time >= now - maximumLag }
     }
 }
 
 /// One runner's line in a ranking.
 public struct RankingEntry: Sendable, Equatable {
-    public enum Status: String, Sendable { case waiting, running, finished, left, stopped, outOfTime = "out_of_time" }
+    public enum Status: String, Sendable { case waiting, running, finished, left, stopped, outOfTime = "out_of_time", disqualified }
     public let rank: Int
     public let userID: UserID
     public let status: Status
@@ -80,6 +120,7 @@ public struct RaceRoom<Tracker: RaceDistanceTracker>: Sendable {
     public private(set) var phase: RacePhase = .waiting
     private var runners: [Runner] = []
     private let makeTracker: @Sendable () -> Tracker
+    public var rules = RacePositionRules()
 
     /// A runner who has sent nothing for this long is shown as stopped, seconds.
     public static var staleAfter: Seconds { 30 }
@@ -92,6 +133,8 @@ public struct RaceRoom<Tracker: RaceDistanceTracker>: Sendable {
         var finishTime: Seconds?
         var lastPointTime: EpochSeconds?
         var lastHeard: EpochSeconds
+        /// Sent a finish faster than any runner: out of the race, listed last.
+        var disqualified = false
     }
 
     public init(settings: RaceSettings, makeTracker: @escaping @Sendable () -> Tracker) {
@@ -128,10 +171,14 @@ public struct RaceRoom<Tracker: RaceDistanceTracker>: Sendable {
         }
     }
 
-    /// New points of a runner; points before the start do not count.
+    /// New points of a runner; points before the start do not count. Points must be timed within
+    /// `rules` of `now` (the server's clock); a finish faster than `WorldRecordPace` allows
+    /// disqualifies the runner and is refused.
     public mutating func position(token: String, points: [TrackPoint], now: EpochSeconds) throws -> [RaceEvent] {
         guard let i = runners.firstIndex(where: { $0.token == token && !$0.left }) else { throw RaceError.unknownParticipant }
         guard phase != .finished else { throw RaceError.finished }
+        guard !runners[i].disqualified else { throw RaceError.disqualified }
+        let points = try rules.fresh(points, now: now)
         runners[i].lastHeard = now
         var events: [RaceEvent] = []
         if phase == .waiting, now >= settings.startTime { events += start() }
@@ -139,10 +186,16 @@ public struct RaceRoom<Tracker: RaceDistanceTracker>: Sendable {
         let counted = points.filter { $0.time >= settings.startTime }
         guard !counted.isEmpty else { return events }
         runners[i].tracker.append(counted)
-        runners[i].lastPointTime = counted.last!.time
+        runners[i].lastPointTime = counted[counted.count - 1].time
         if runners[i].tracker.distance >= settings.distance,
            let crossed = runners[i].tracker.profile.time(atDistance: settings.distance) {
-            runners[i].finishTime = crossed - settings.startTime
+            let time = crossed - settings.startTime
+            if WorldRecordPace.isSuperhuman(distance: settings.distance, time: time) {
+                runners[i].disqualified = true
+                throw RaceError.implausibleFinish(time: time, distance: settings.distance,
+                                                  record: WorldRecordPace.recordTime(over: settings.distance))
+            }
+            runners[i].finishTime = time
         }
         if let done = finishIfDone(now: now) { return events + done }
         return events + [.ranking(ranking(now: now))]
@@ -166,7 +219,7 @@ public struct RaceRoom<Tracker: RaceDistanceTracker>: Sendable {
     }
 
     private mutating func finishIfDone(now: EpochSeconds) -> [RaceEvent]? {
-        let active = runners.filter { !$0.left }
+        let active = runners.filter { !$0.left && !$0.disqualified }
         let allDone = !active.isEmpty && active.allSatisfy { $0.finishTime != nil }
         let outOfTime = now >= settings.startTime + settings.cutoff
         guard phase == .running, allDone || outOfTime || active.isEmpty else { return nil }
@@ -182,7 +235,7 @@ public struct RaceRoom<Tracker: RaceDistanceTracker>: Sendable {
     /// left; ties by user id so that the order is total.
     public func ranking(now: EpochSeconds) -> [RankingEntry] {
         let rows = runners.map { (runner: $0, distance: $0.finishTime != nil ? settings.distance : min($0.tracker.distance, settings.distance)) }
-        func group(_ r: Runner) -> Int { r.finishTime != nil ? 0 : (r.left ? 2 : 1) }
+        func group(_ r: Runner) -> Int { r.finishTime != nil ? 0 : r.disqualified ? 3 : (r.left ? 2 : 1) }
         let sorted = rows.sorted { a, b in
             let ga = group(a.runner), gb = group(b.runner)
             if ga != gb { return ga < gb }
@@ -196,6 +249,7 @@ public struct RaceRoom<Tracker: RaceDistanceTracker>: Sendable {
             let r = row.runner
             let status: RankingEntry.Status
             if r.finishTime != nil { status = .finished }
+            else if r.disqualified { status = .disqualified }
             else if r.left { status = .left }
             else if phase == .waiting { status = .waiting }
             else if phase == .finished { status = .outOfTime }
