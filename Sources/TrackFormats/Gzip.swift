@@ -11,7 +11,7 @@ public enum Gzip {
         /// largest real track file we have (1.5 MB of GPX).
         public var floorBytes: Int
         /// Output allowed per compressed byte read so far, > 0. Default 100: real track files
-        /// expand 2–31× (GPX, TCX, FIT; record 0112), zlib's ceiling is ~1,032×.
+        /// expand 1.1–31.5× (GPX, TCX, FIT, CSV; record 0112), zlib's ceiling is ~1,032×.
         public var maximumRatio: Int
         /// Output never allowed beyond this, in bytes (>= `floorBytes`). Default 1 GiB.
         public var absoluteBytes: Int
