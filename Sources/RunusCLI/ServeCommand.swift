@@ -29,7 +29,7 @@ enum ServeCommand: Command {
         .value("models", "DIR", default: "models", help: "Model registry: the promoted model, else DIR/default."),
         .repeated("listen", "HOST:PORT", help: "TCP address (default 127.0.0.1:7878 when no --unix)."),
         .optional("unix", "PATH", help: "Unix socket path (created with mode 0660)."),
-        .optional("token-file", "PATH", help: "File whose content (trimmed, >= 16 bytes) TCP clients must 'auth' with."),
+        .optional("token-file", "PATH", help: "File whose content (trimmed, >= 16 bytes) TCP clients must 'auth' with; mode 0600 or stricter."),
         .value("max-line-bytes", "N", default: "4194304", help: "Longest accepted request line in bytes (1024-1073741824)."),
         .value("loops", "N", default: "0", help: "Event loops (threads), 1-256; 0: one per core."),
         .value("max-connections", "N", default: "4096", help: "Open connections above which new ones are refused (1-1000000)."),
@@ -106,8 +106,18 @@ enum ServeCommand: Command {
         do { return try ServerAddress(parsing: text) } catch { throw UsageError("\(error)") }
     }
 
-    /// The token: the file's bytes without surrounding white space, at least 16 of them.
+    /// The token: the file's bytes without surrounding white space, at least 16 of them. The
+    /// file must give group and others no access at all, as ssh demands of a private key
+    /// (record 0513): a secret anyone on the machine can read is no secret.
     static func readToken(_ path: String) throws -> [UInt8] {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw CLIError("--token-file: cannot read \(path)") }
+        let mode = Int(info.st_mode) & 0o7777
+        if mode & 0o077 != 0 {
+            let octal = String(mode, radix: 8)
+            throw CLIError("--token-file: \(path) has mode \(String(repeating: "0", count: max(0, 4 - octal.count)) + octal): "
+                           + "group or others can access the token; run: chmod 600 \(path)")
+        }
         guard let data = FileManager.default.contents(atPath: path) else { throw CLIError("--token-file: cannot read \(path)") }
         guard let text = String(data: data, encoding: .utf8) else { throw CLIError("--token-file: \(path) is not UTF-8") }
         let token = Array(text.trimmingCharacters(in: .whitespacesAndNewlines).utf8)
