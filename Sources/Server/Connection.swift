@@ -125,9 +125,9 @@ final class Connection: EventSource, @unchecked Sendable {
                 case .tooLong?:
                     let limit = configuration.maximumLineBytes
                     context.server.router.stats.record(op: Stats.invalidOp, ok: false)
-                    deliver(Answer.line(Answer.failure(
+                    deliver(Answer.failureLine(
                         id: .null, code: .lineTooLong,
-                        message: "request line longer than \(limit) bytes; closing the connection")))
+                        message: "request line longer than \(limit) bytes; closing the connection"))
                     closing = true
                     answeredTooLong = true
                 }
@@ -219,18 +219,18 @@ final class Connection: EventSource, @unchecked Sendable {
         progress()
     }
 
-    private func authenticate(id: JSONValue, token: JSONValue?) -> [UInt8] {
+    private func authenticate(id: EchoedID, token: JSONValue?) -> [UInt8] {
         if let expected = configuration.authToken, !isUnix {
             let given = token?.stringValue.map { Array($0.utf8) }
             guard let given, Self.constantTimeEqual(given, expected) else {
                 context.server.router.stats.record(op: "auth", ok: false)
                 configuration.log(ServerLog.line(.warn, "auth_failed", ["connection": .number(Double(self.id))]))
-                return Answer.line(Answer.failure(id: id, code: .unauthorized, message: "auth: wrong or missing 'token'"))
+                return Answer.failureLine(id: id, code: .unauthorized, message: "auth: wrong or missing 'token'")
             }
             authenticated = true
         }
         context.server.router.stats.record(op: "auth", ok: true)
-        return Answer.line(Answer.success(id: id, result: ["authenticated": true]))
+        return Answer.successLine(id: id, result: ["authenticated": true])
     }
 
     /// Compares without an early exit, so timing does not reveal the matching prefix length.

@@ -251,9 +251,9 @@ public final class LineServer: @unchecked Sendable {
     /// Over `maximumConnections`: one `unavailable` line (best effort, never blocking), then close.
     private func refuse(_ fd: Int32) {
         router.stats.record(op: Stats.invalidOp, ok: false)
-        let line = Answer.line(Answer.failure(
+        let line = Answer.failureLine(
             id: .null, code: .unavailable,
-            message: "too many connections (limit \(configuration.maximumConnections)); retry later"))
+            message: "too many connections (limit \(configuration.maximumConnections)); retry later")
         _ = line.withUnsafeBytes { try? Sys.send(fd, $0.baseAddress!, $0.count) }
         Sys.close(fd)
         configuration.log(ServerLog.line(.warn, "connection_refused", ["limit": .number(Double(configuration.maximumConnections))]))
