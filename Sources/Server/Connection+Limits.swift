@@ -35,13 +35,9 @@ extension Connection {
     private func refuseInputForMemory(pending: Int) {
         let budget = context.server.budget
         let bound = pending > budget.smallInputBytes ? budget.largeInputLimit : budget.limit
-        context.server.router.stats.record(op: Stats.invalidOp, ok: false)
-        framer.discardAll()
-        deliver(Answer.failureLine(id: .null, code: .unavailable, message:
+        answerAndClose(Answer.failureLine(id: .null, code: .unavailable, message:
             "the daemon's client buffers are full (\(budget.heldBytes) bytes held; a line of \(pending) bytes may grow "
             + "while they stay within \(bound) of --max-buffered-bytes \(budget.limit)); closing the connection, retry later"))
-        closing = true
-        lingerOnClose = true
         context.server.logLimited(.bufferCap, [
             "connection": .number(Double(id)), "pending_bytes": .number(Double(pending)),
             "held_bytes": .number(Double(budget.heldBytes)),
@@ -70,14 +66,10 @@ extension Connection {
     func expireLine(now: Int64) {
         let waited = Double((now - lineStartedAt) / 1_000_000) / 1000
         let pending = framer.bufferedByteCount
-        context.server.router.stats.record(op: Stats.invalidOp, ok: false)
-        framer.discardAll()
         lineStartedAt = 0
-        deliver(Answer.failureLine(id: .null, code: .lineTimeout, message:
+        answerAndClose(Answer.failureLine(id: .null, code: .lineTimeout, message:
             "request line not finished \(waited) s after its first byte (\(pending) bytes so far; --line-deadline "
             + "\(Double(LineServer.nanoseconds(configuration.lineDeadline) / 1_000_000) / 1000) s); closing the connection"))
-        closing = true
-        lingerOnClose = true
         context.server.logLimited(.lineDeadline, [
             "connection": .number(Double(id)), "pending_bytes": .number(Double(pending)), "seconds": .number(waited),
         ])

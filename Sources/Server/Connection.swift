@@ -154,13 +154,9 @@ final class Connection: EventSource, @unchecked Sendable {
                     served += 1
                     take(line)
                 case .tooLong?:
-                    let limit = configuration.maximumLineBytes
-                    context.server.router.stats.record(op: Stats.invalidOp, ok: false)
-                    deliver(Answer.failureLine(
+                    answerAndClose(Answer.failureLine(
                         id: .null, code: .lineTooLong,
-                        message: "request line longer than \(limit) bytes; closing the connection"))
-                    closing = true
-                    lingerOnClose = true
+                        message: "request line longer than \(configuration.maximumLineBytes) bytes; closing the connection"))
                 }
             }
             guard flush() else { return }
@@ -244,6 +240,17 @@ final class Connection: EventSource, @unchecked Sendable {
 
     /// Multiple of `outputHighWaterBytes` a connection may fall behind on pushed lines.
     static let pushBacklogLimit = 4
+
+    /// Ends the connection with one error line for something that was not a request (counted
+    /// under `(invalid)`): pending input is dropped, and once the line is written the close
+    /// lingers (`startLingering`) so the client can read it.
+    func answerAndClose(_ answer: [UInt8]) {
+        context.server.router.stats.record(op: Stats.invalidOp, ok: false)
+        framer.discardAll()
+        deliver(answer)
+        closing = true
+        lingerOnClose = true
+    }
 
     /// Queues `answer` for output behind any request still running.
     func deliver(_ answer: [UInt8]) {

@@ -109,12 +109,18 @@ struct AuthThrottleTests {
     /// the first answer took to reach it.
     static let gapSlack: Duration = .milliseconds(40)
 
+    /// A server with a token and the auth delay of this suite.
+    static func server(delay: Duration = delay, logs: LogSink? = nil, logsPerSecond: Int = 10) throws -> TestServer {
+        try TestServer(logs: logs, configure: {
+            $0.authToken = Array(Self.token.utf8)
+            $0.authFailureDelay = delay
+            $0.clientEventLogsPerSecond = logsPerSecond
+        })
+    }
+
     @Test("three wrong tokens: each answered, the next line read only after the delay, the third closes the connection")
     func closesAfterThree() throws {
-        let harness = try TestServer(configure: {
-            $0.authToken = Array(Self.token.utf8)
-            $0.authFailureDelay = Self.delay
-        })
+        let harness = try Self.server()
         defer { harness.stop() }
         let client = try harness.client()
         var batch = ""
@@ -147,10 +153,7 @@ struct AuthThrottleTests {
 
     @Test("the right token after a wrong one works, after the delay")
     func rightTokenAfterWrong() throws {
-        let harness = try TestServer(configure: {
-            $0.authToken = Array(Self.token.utf8)
-            $0.authFailureDelay = Self.delay
-        })
+        let harness = try Self.server()
         defer { harness.stop() }
         let client = try harness.client()
         #expect(try client.call(["op": "auth", "token": "not-the-token-at-all"]).errorCode == "unauthorized")
@@ -162,11 +165,7 @@ struct AuthThrottleTests {
     func logRateLimit() throws {
         let logs = LogSink()
         let perSecond = 5
-        let harness = try TestServer(logs: logs, configure: {
-            $0.authToken = Array(Self.token.utf8)
-            $0.authFailureDelay = .zero
-            $0.clientEventLogsPerSecond = perSecond
-        })
+        let harness = try Self.server(delay: .zero, logs: logs, logsPerSecond: perSecond)
         defer { harness.stop() }
         let started = ContinuousClock.now
         let connections = 20
