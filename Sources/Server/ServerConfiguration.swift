@@ -13,7 +13,9 @@ public struct ServerConfiguration: Sendable {
     /// Pending output per connection, in bytes, above which the server stops reading (and
     /// answering) that connection until the client has read some. Default 1 MiB.
     public var outputHighWaterBytes: Int = 1024 * 1024
-    /// Bytes read per `read` call, 1...Int.max. Default 64 KiB.
+    /// Bytes read per `read` call, 1...Int.max. Default 64 KiB. Also the buffer capacity a
+    /// connection keeps per direction once drained, and the size of a short request for the
+    /// memory cap (record 0530).
     public var readChunkBytes: Int = 64 * 1024
     /// `listen` backlog (connections queued before accept), 1...SOMAXCONN. Default 511.
     public var listenBacklog: Int32 = 511
