@@ -20,8 +20,12 @@ enum ServeCommand: Command {
     daemon serves the model promoted in the registry (`runus models promote`), or MODELS/default
     when none is, and a reload picks up a newer promotion. The model's feature
     schema must match this build's, or the daemon refuses to start (and a reload is refused).
-    Listening on a non-loopback address needs --token-file; TCP clients then send
-    {"op":"auth","token":"…"} first (Unix socket clients are exempt).
+    Listening on a non-loopback address needs --token-file (mode 0600 or stricter); TCP clients
+    then send {"op":"auth","token":"…"} first (Unix socket clients are exempt), and a connection
+    is closed after 3 wrong tokens. Limits that keep one client from hurting the others:
+    --max-line-bytes, --max-connections, --idle-timeout, --max-in-flight, --max-buffered-bytes
+    (memory for all clients together) and --line-deadline (slow senders); docs/decisions/0501,
+    0512, 0513, 0530 and 0531 give the reasons for each default.
     """
     static let parser = ArgumentParser(options: [
         .required("db", "PATH", help: "Database (created if absent)."),
@@ -29,12 +33,16 @@ enum ServeCommand: Command {
         .value("models", "DIR", default: "models", help: "Model registry: the promoted model, else DIR/default."),
         .repeated("listen", "HOST:PORT", help: "TCP address (default 127.0.0.1:7878 when no --unix)."),
         .optional("unix", "PATH", help: "Unix socket path (created with mode 0660)."),
-        .optional("token-file", "PATH", help: "File whose content (trimmed, >= 16 bytes) TCP clients must 'auth' with."),
+        .optional("token-file", "PATH", help: "File whose content (trimmed, >= 16 bytes) TCP clients must 'auth' with; mode 0600 or stricter."),
         .value("max-line-bytes", "N", default: "4194304", help: "Longest accepted request line in bytes (1024-1073741824)."),
         .value("loops", "N", default: "0", help: "Event loops (threads), 1-256; 0: one per core."),
         .value("max-connections", "N", default: "4096", help: "Open connections above which new ones are refused (1-1000000)."),
         .value("idle-timeout", "SECONDS", default: "300", help: "Close connections silent this long (0.01-86400)."),
         .value("max-in-flight", "N", default: "64", help: "Requests per connection read but not answered (1-100000)."),
+        .value("max-buffered-bytes", "N", default: "268435456",
+               help: "Memory all connections together may hold in buffers; beyond it new work gets 'unavailable' (1048576-1099511627776, at least 2 × --max-line-bytes)."),
+        .value("line-deadline", "SECONDS", default: "30",
+               help: "A request line must end this long after its first byte, else 'line_timeout' and close (0.01-86400)."),
         .value("offload", "OPS", default: "runs.ingest,runs.get,model.reload", help: "Comma-separated operations run on the worker pool."),
         .value("reward-window-days", "DAYS", default: "7", help: "Runs that started longer ago complete no mission and earn no XP (1-365)."),
     ])
@@ -60,6 +68,14 @@ enum ServeCommand: Command {
         configuration.maximumConnections = try arguments.int("max-connections", in: 1...1_000_000)!
         configuration.idleTimeout = .milliseconds(Int64(try arguments.double("idle-timeout", in: 0.01...86_400)! * 1000))
         configuration.maximumRequestsInFlight = try arguments.int("max-in-flight", in: 1...100_000)!
+        if let cap = try arguments.int("max-buffered-bytes", in: (1 << 20)...(1 << 40)) {
+            guard cap / 2 >= configuration.maximumLineBytes else {
+                throw UsageError("--max-buffered-bytes: \(cap) is less than twice --max-line-bytes \(configuration.maximumLineBytes); "
+                                 + "a long line could never be read")
+            }
+            configuration.maximumBufferedBytes = cap
+        }
+        if let deadline = try arguments.double("line-deadline", in: 0.01...86_400) { configuration.lineDeadline = .seconds(deadline) }
         configuration.offloadedOperations = Set(try arguments.require("offload").split(separator: ",").map {
             String($0.trimmingCharacters(in: .whitespaces)) }.filter { !$0.isEmpty })
         if let tokenPath { configuration.authToken = try readToken(tokenPath) }
@@ -109,8 +125,18 @@ enum ServeCommand: Command {
         do { return try ServerAddress(parsing: text) } catch { throw UsageError("\(error)") }
     }
 
-    /// The token: the file's bytes without surrounding white space, at least 16 of them.
+    /// The token: the file's bytes without surrounding white space, at least 16 of them. The
+    /// file must give group and others no access at all, as ssh demands of a private key
+    /// (record 0513): a secret anyone on the machine can read is no secret.
     static func readToken(_ path: String) throws -> [UInt8] {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw CLIError("--token-file: cannot read \(path)") }
+        let mode = Int(info.st_mode) & 0o7777
+        if mode & 0o077 != 0 {
+            let octal = String(mode, radix: 8)
+            throw CLIError("--token-file: \(path) has mode \(String(repeating: "0", count: max(0, 4 - octal.count)) + octal): "
+                           + "group or others can access the token; run: chmod 600 \(path)")
+        }
         guard let data = FileManager.default.contents(atPath: path) else { throw CLIError("--token-file: cannot read \(path)") }
         guard let text = String(data: data, encoding: .utf8) else { throw CLIError("--token-file: \(path) is not UTF-8") }
         let token = Array(text.trimmingCharacters(in: .whitespacesAndNewlines).utf8)

@@ -14,8 +14,14 @@ public struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var depth = 0
+    /// The top-level member whose value's position is wanted (`parse(_:locatingMember:)`).
+    private let memberToLocate: String?
+    private var locatedSpan: Range<Int>?
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, locating member: String? = nil) {
+        self.bytes = bytes
+        self.memberToLocate = member
+    }
 
     /// Parses one complete JSON text (surrounding white space allowed).
     public static func parse<C: Collection>(_ input: C) throws -> JSONValue where C.Element == UInt8 {
@@ -28,12 +34,33 @@ public struct JSONParser {
         return try copy.withUTF8 { try parseBuffer($0) }
     }
 
+    /// Parses like `parse`, and says where the value of the top-level object's member `key`
+    /// lies in `input`: 0-based byte offsets of its first and past its last byte (white space
+    /// around it excluded). With a repeated key, the last one, as in the parsed object. `span`
+    /// is nil when the text is not an object or has no such member. The daemon echoes a
+    /// request's `id` from these bytes (record 0502).
+    public static func parse<C: Collection>(_ input: C, locatingMember key: String) throws -> (value: JSONValue, span: Range<Int>?)
+    where C.Element == UInt8 {
+        if let result = try input.withContiguousStorageIfAvailable({ try parseBufferLocating($0, key) }) { return result }
+        return try Array(input).withUnsafeBufferPointer { try parseBufferLocating($0, key) }
+    }
+
     private static func parseBuffer(_ buffer: UnsafeBufferPointer<UInt8>) throws -> JSONValue {
         var parser = JSONParser(buffer)
-        parser.skipWhitespace()
-        let value = try parser.parseValue()
-        parser.skipWhitespace()
-        guard parser.index == buffer.count else { throw parser.error("unexpected trailing data") }
+        return try parser.parseText()
+    }
+
+    private static func parseBufferLocating(_ buffer: UnsafeBufferPointer<UInt8>, _ key: String) throws -> (value: JSONValue, span: Range<Int>?) {
+        var parser = JSONParser(buffer, locating: key)
+        let value = try parser.parseText()
+        return (value, parser.locatedSpan)
+    }
+
+    private mutating func parseText() throws -> JSONValue {
+        skipWhitespace()
+        let value = try parseValue()
+        skipWhitespace()
+        guard index == bytes.count else { throw error("unexpected trailing data") }
         return value
     }
 
@@ -97,7 +124,9 @@ public struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after key") }
             index += 1
             skipWhitespace()
+            let valueStart = index
             members[key] = try parseValue()
+            if depth == 1, let memberToLocate, key == memberToLocate { locatedSpan = valueStart..<index }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input in object") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }

@@ -5,7 +5,8 @@ import RunusCore
 
 /// One accepted client: line framing on input, a byte queue on output, and the backpressure
 /// rule "answer (and read) only while pending output is under the high-water mark".
-/// Confined to its loop's thread.
+/// Confined to its loop's thread. The limits that keep one client from hurting the others
+/// (memory cap, line deadline, auth throttle) are in `Connection+Limits.swift`.
 ///
 /// Answers leave in request order. Inline operations are answered at once; an offloaded one
 /// takes a slot that later lines queue behind (`slots`), and the pool hands its answer back
@@ -17,51 +18,69 @@ final class Connection: EventSource, @unchecked Sendable {
     let id: UInt64
     let isUnix: Bool
     var token: UInt64 = 0
-    private unowned let context: ConnectionLoop
-    private var framer: LineFramer
-    private var output: [UInt8] = []
+    unowned let context: ConnectionLoop
+    var framer: LineFramer
+    var output: [UInt8] = []
     /// First byte of `output` not yet sent.
     private var outputStart = 0
     private var registeredEvents: UInt32 = EpollBits.readable
     /// The peer will send nothing more.
     private var readEOF = false
     /// Answer no more lines; close once output is flushed (line too long, or server draining).
-    private var closing = false
+    var closing = false
     private(set) var isClosed = false
-    /// A `line_too_long` answer was queued: close by lingering, not at once (see `startLingering`).
-    private var answeredTooLong = false
+    /// A closing answer (`line_too_long`, `line_timeout`, `unavailable`, the last failed `auth`)
+    /// was queued: close by lingering, not at once (see `startLingering`).
+    var lingerOnClose = false
     /// Output is shut down; input is read and discarded until EOF or the linger deadline.
     private var lingering = false
     /// TCP connections of a server with a token start unauthenticated.
-    private var authenticated: Bool
+    var authenticated: Bool
+    /// Failed `auth` attempts so far.
+    var authFailures = 0
+    /// Monotonic ns until which nothing is read or answered (after a failed `auth`); 0: none.
+    var pausedUntil: Int64 = 0
     /// Requests taken off this connection so far (for request ids).
     private var requestCount: UInt64 = 0
     /// Answers not yet queued for output, in request order: nil while running on the pool.
     private var slots: [[UInt8]?] = []
     /// Request sequence number of `slots[0]`.
     private var slotBase: UInt64 = 0
+    /// Bytes of the answers in `slots`.
+    var waitingAnswerBytes = 0
+    /// Bytes this connection has counted in the server's `BufferBudget`.
+    var chargedBytes = 0
     /// Monotonic ns of the last byte read or sent.
     private var lastActivity: Int64
+    /// Monotonic ns of the last read.
+    private var lastReadAt: Int64 = 0
+    /// Monotonic ns when the first byte of the pending partial line arrived; 0 when the framer
+    /// holds no partial line (record 0531).
+    var lineStartedAt: Int64 = 0
+    /// Complete lines are left in the framer (a turn ran out, or backpressure): read no more
+    /// until they are answered, so a fast pipeliner cannot grow the input buffer without bound.
+    private var linesWaiting = false
 
     init(fd: Int32, id: UInt64, unix: Bool, context: ConnectionLoop) {
         self.fd = fd
         self.id = id
         self.isUnix = unix
         self.context = context
-        self.framer = LineFramer(maximumLineBytes: context.configuration.maximumLineBytes)
+        self.framer = LineFramer(maximumLineBytes: context.configuration.maximumLineBytes,
+                                 retainedCapacity: context.configuration.readChunkBytes)
         self.authenticated = unix || context.configuration.authToken == nil
         self.lastActivity = Sys.monotonicNanoseconds()
     }
 
-    private var configuration: ServerConfiguration { context.configuration }
-    private var pendingBytes: Int { output.count - outputStart }
+    var configuration: ServerConfiguration { context.configuration }
+    var pendingBytes: Int { output.count - outputStart }
 
     func handle(events: UInt32) {
         if lingering {
             discardInput()
             return
         }
-        if events & (EpollBits.readable | EpollBits.hangUp | EpollBits.error) != 0, wantsRead {
+        if events & (EpollBits.readable | EpollBits.hangUp | EpollBits.error) != 0, wantsRead, !linesWaiting {
             readOnce()
         }
         if isClosed { return }
@@ -88,17 +107,25 @@ final class Connection: EventSource, @unchecked Sendable {
     /// connection is running.
     func isIdle(since cutoff: Int64) -> Bool { lastActivity < cutoff && slots.allSatisfy { $0 != nil } }
 
-    private var wantsRead: Bool {
-        !closing && !readEOF && pendingBytes < configuration.outputHighWaterBytes
+    /// True when the connection is read (and its lines answered) as soon as bytes come.
+    var wantsRead: Bool {
+        !closing && !readEOF && pausedUntil == 0 && pendingBytes < configuration.outputHighWaterBytes
             && slots.count < configuration.maximumRequestsInFlight
     }
+
+    /// Waiting on the client to finish a line (the clock of the line deadline runs).
+    var isWaitingForLine: Bool { lineStartedAt != 0 && !linesWaiting && wantsRead }
 
     private func readOnce() {
         let buffer = context.readBuffer
         do {
             guard let count = try Sys.read(fd, buffer.baseAddress!, buffer.count) else { return }
             if count == 0 { readEOF = true; return }
-            lastActivity = Sys.monotonicNanoseconds()
+            let now = Sys.monotonicNanoseconds()
+            lastActivity = now
+            lastReadAt = now
+            guard admitInput(count) else { return }
+            if framer.bufferedByteCount == 0 { lineStartedAt = now }
             framer.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         } catch {
             // ECONNRESET and friends: the client is gone, and so are its answers.
@@ -108,43 +135,49 @@ final class Connection: EventSource, @unchecked Sendable {
 
     /// Answers up to `linesPerTurn` complete lines while output is under the high-water mark
     /// and slots are free, flushes, and closes or re-arms epoll as the state requires.
-    private func progress() {
+    func progress() {
+        defer { if !isClosed { settleCharge() } }
         let highWater = configuration.outputHighWaterBytes
         var exhausted = false
         var served = 0
         var turnOver = false
         while true {
-            while !closing, !exhausted, pendingBytes < highWater, slots.count < configuration.maximumRequestsInFlight {
+            while !closing, pausedUntil == 0, !exhausted, pendingBytes < highWater,
+                  slots.count < configuration.maximumRequestsInFlight {
                 if served == configuration.linesPerTurn { turnOver = true; break }
                 switch framer.next() {
                 case nil: exhausted = true
                 case .line(let line)?:
+                    // The bytes after this line came with the latest read, or later.
+                    lineStartedAt = framer.bufferedByteCount > 0 ? lastReadAt : 0
                     if line.isEmpty { continue }  // blank lines are keep-alives, not requests
                     served += 1
                     take(line)
                 case .tooLong?:
-                    let limit = configuration.maximumLineBytes
-                    context.server.router.stats.record(op: Stats.invalidOp, ok: false)
-                    deliver(Answer.line(Answer.failure(
+                    answerAndClose(Answer.failureLine(
                         id: .null, code: .lineTooLong,
-                        message: "request line longer than \(limit) bytes; closing the connection")))
-                    closing = true
-                    answeredTooLong = true
+                        message: "request line longer than \(configuration.maximumLineBytes) bytes; closing the connection"))
                 }
             }
             guard flush() else { return }
             // Flushing made room and lines remain: answer more now rather than wait for epoll.
-            if turnOver || closing || exhausted || pendingBytes >= highWater
+            if turnOver || closing || pausedUntil != 0 || exhausted || pendingBytes >= highWater
                 || slots.count >= configuration.maximumRequestsInFlight { break }
         }
+        linesWaiting = !exhausted
         if turnOver { context.scheduleAgain(self) }
         if pendingBytes == 0, slots.isEmpty, closing || (readEOF && exhausted) {
-            if answeredTooLong, !readEOF { startLingering() } else { close() }
+            if lingerOnClose, !readEOF { startLingering() } else { close() }
             return
         }
         var wanted: UInt32 = 0
         if wantsRead { wanted |= EpollBits.readable }
         if pendingBytes > 0 { wanted |= EpollBits.writable }
+        if wanted & EpollBits.readable != 0, registeredEvents & EpollBits.readable == 0, lineStartedAt != 0 {
+            // Reading again after a pause of ours: the partial line's clock restarts, since the
+            // client may have been unable to send while we did not read.
+            lineStartedAt = Sys.monotonicNanoseconds()
+        }
         if wanted != registeredEvents {
             do {
                 try context.loop.modify(fd, token: token, events: wanted)
@@ -163,6 +196,10 @@ final class Connection: EventSource, @unchecked Sendable {
         let started = Sys.monotonicNanoseconds()
         let server = context.server
         let router = server.router
+        if server.budget.isFull {
+            refuseRequestForMemory()
+            return
+        }
         switch router.route(line, connectionID: id, requestNumber: requestCount, authenticated: authenticated) {
         case .answered(let bytes):
             deliver(bytes)
@@ -174,7 +211,7 @@ final class Connection: EventSource, @unchecked Sendable {
                 server.noteLatency(request, startedAt: started)
                 return
             }
-            let sequence = slotBase + UInt64(slots.count)
+            let sequence = slotBase &+ UInt64(slots.count)
             slots.append(nil)
             let loop = context.loop
             server.workers.async {
@@ -190,8 +227,10 @@ final class Connection: EventSource, @unchecked Sendable {
     /// rather than allowed to hold memory or delay anyone (record 0516).
     func push(_ line: [UInt8]) {
         guard !isClosed, !closing, !lingering else { return }
-        if pendingBytes + line.count > configuration.outputHighWaterBytes * Self.pushBacklogLimit {
-            configuration.log(ServerLog.line(.warn, "slow_consumer_closed", ["connection": .number(Double(id))]))
+        let overCap = pendingBytes > 0 && context.server.budget.isFull
+        if overCap || pendingBytes + line.count > configuration.outputHighWaterBytes * Self.pushBacklogLimit {
+            configuration.log(ServerLog.line(.warn, "slow_consumer_closed", [
+                "connection": .number(Double(id)), "reason": .string(overCap ? "buffer_cap" : "backlog")]))
             close()
             return
         }
@@ -202,42 +241,43 @@ final class Connection: EventSource, @unchecked Sendable {
     /// Multiple of `outputHighWaterBytes` a connection may fall behind on pushed lines.
     static let pushBacklogLimit = 4
 
+    /// Ends the connection with one error line for something that was not a request (counted
+    /// under `(invalid)`): pending input is dropped, and once the line is written the close
+    /// lingers (`startLingering`) so the client can read it.
+    func answerAndClose(_ answer: [UInt8]) {
+        context.server.router.stats.record(op: Stats.invalidOp, ok: false)
+        framer.discardAll()
+        deliver(answer)
+        closing = true
+        lingerOnClose = true
+    }
+
     /// Queues `answer` for output behind any request still running.
-    private func deliver(_ answer: [UInt8]) {
-        if slots.isEmpty { output.append(contentsOf: answer) } else { slots.append(answer) }
+    func deliver(_ answer: [UInt8]) {
+        if slots.isEmpty {
+            output.append(contentsOf: answer)
+        } else {
+            slots.append(answer)
+            waitingAnswerBytes += answer.count
+        }
+        settleCharge()  // at once: the next request of this turn checks the cap
     }
 
     /// An offloaded request finished (on the loop thread): release answers now in order.
     private func complete(_ sequence: UInt64, _ answer: [UInt8]) {
         guard !isClosed else { return }
-        slots[Int(sequence - slotBase)] = answer
+        // `sequence` is one this connection handed out, so it lies within the slots.
+        let index = Int(truncatingIfNeeded: sequence &- slotBase)
+        guard slots.indices.contains(index) else { return }
+        slots[index] = answer
+        waitingAnswerBytes += answer.count
         while let first = slots.first, let ready = first {
             output.append(contentsOf: ready)
+            waitingAnswerBytes -= ready.count
             slots.removeFirst()
-            slotBase += 1
+            slotBase &+= 1
         }
         progress()
-    }
-
-    private func authenticate(id: JSONValue, token: JSONValue?) -> [UInt8] {
-        if let expected = configuration.authToken, !isUnix {
-            let given = token?.stringValue.map { Array($0.utf8) }
-            guard let given, Self.constantTimeEqual(given, expected) else {
-                context.server.router.stats.record(op: "auth", ok: false)
-                configuration.log(ServerLog.line(.warn, "auth_failed", ["connection": .number(Double(self.id))]))
-                return Answer.line(Answer.failure(id: id, code: .unauthorized, message: "auth: wrong or missing 'token'"))
-            }
-            authenticated = true
-        }
-        context.server.router.stats.record(op: "auth", ok: true)
-        return Answer.line(Answer.success(id: id, result: ["authenticated": true]))
-    }
-
-    /// Compares without an early exit, so timing does not reveal the matching prefix length.
-    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
-        for i in 0..<min(a.count, b.count) { difference |= a[i] ^ b[i] }
-        return difference == 0 && a.count == b.count
     }
 
     /// Sends as much as the socket takes. False when the connection had to be closed.
@@ -258,8 +298,9 @@ final class Connection: EventSource, @unchecked Sendable {
             lastActivity = Sys.monotonicNanoseconds()
         }
         if outputStart == output.count {
-            // Keep a modest buffer; give back one that a huge answer grew.
-            if output.capacity > configuration.outputHighWaterBytes * 2 { output = [] } else {
+            // Keep a modest buffer (one read's worth); give back one that a big answer grew, so
+            // an idle connection holds little of the memory cap (record 0530).
+            if output.capacity > configuration.readChunkBytes { output = [] } else {
                 output.removeAll(keepingCapacity: true)
             }
             outputStart = 0
@@ -276,6 +317,9 @@ final class Connection: EventSource, @unchecked Sendable {
     /// closes or `lingerTimeout` passes (Apache's "lingering close").
     private func startLingering() {
         lingering = true
+        framer.discardAll()
+        output = []
+        settleCharge()
         Sys.shutdownWrite(fd)
         do {
             try context.loop.modify(fd, token: token, events: EpollBits.readable)
@@ -301,6 +345,12 @@ final class Connection: EventSource, @unchecked Sendable {
         isClosed = true
         context.loop.remove(fd, token: token)
         Sys.close(fd)
+        // Pool work may keep this object alive a while: let go of the memory now.
+        framer.discardAll()
+        output = []
+        slots = []
+        waitingAnswerBytes = 0
+        settleCharge()
         context.connectionClosed(self)
     }
 }

@@ -13,6 +13,8 @@ final class ConnectionLoop: @unchecked Sendable {
     private var connections: [UInt64: Connection] = [:]
     /// Connections in lingering close, by id, with their deadline (monotonic ns).
     private var lingerDeadlines: [UInt64: Int64] = [:]
+    /// Connections paused after a failed `auth`, by id, with the end of the pause (monotonic ns).
+    private var pauseDeadlines: [UInt64: Int64] = [:]
     /// Connections with complete lines left after their turn (`linesPerTurn`): served again
     /// after the next (non-waiting) epoll round.
     private var ready: [Connection] = []
@@ -57,14 +59,16 @@ final class ConnectionLoop: @unchecked Sendable {
         while true {
             let now = Sys.monotonicNanoseconds()
             if draining, connections.isEmpty || drainDeadline <= now { break }
-            var deadline = min(lingerDeadlines.values.min() ?? Int64.max, nextIdleSweep)
+            var deadline = min(lingerDeadlines.values.min() ?? Int64.max, pauseDeadlines.values.min() ?? Int64.max,
+                               nextIdleSweep)
             if draining { deadline = min(deadline, drainDeadline) }
             var timeout = Int32(clamping: (max(0, deadline - now) + 999_999) / 1_000_000)
             if !ready.isEmpty { timeout = 0 }
             try loop.runOnce(timeoutMilliseconds: timeout)
             serveReady()
             expireLingering()
-            sweepIdle()
+            endPauses()
+            sweep()
         }
     }
 
@@ -100,26 +104,51 @@ final class ConnectionLoop: @unchecked Sendable {
         for (id, deadline) in lingerDeadlines where deadline <= now { connections[id]?.close() }
     }
 
-    /// How often idle connections are looked for: a quarter of the idle timeout, 10 ms...1 s,
-    /// so a connection is closed between 1× and 1.25× the timeout after its last activity.
-    private var sweepInterval: Int64 {
-        min(1_000_000_000, max(10_000_000, LineServer.nanoseconds(configuration.idleTimeout) / 4))
+    /// Pauses `connection` (after a failed `auth`) until `deadline` (monotonic ns).
+    func pause(_ connection: Connection, until deadline: Int64) {
+        pauseDeadlines[connection.id] = deadline
     }
 
-    private func sweepIdle() {
+    private func endPauses() {
+        guard !pauseDeadlines.isEmpty else { return }
+        let now = Sys.monotonicNanoseconds()
+        for (id, deadline) in pauseDeadlines where deadline <= now {
+            pauseDeadlines[id] = nil
+            connections[id]?.resume()
+        }
+    }
+
+    /// How often idle connections and overdue lines are looked for: a quarter of the shorter
+    /// of the idle timeout and the line deadline, 10 ms...1 s, so a connection is closed
+    /// between 1× and 1.25× its limit (plus at most 1 s for long limits).
+    private var sweepInterval: Int64 {
+        let shorter = min(LineServer.nanoseconds(configuration.idleTimeout), LineServer.nanoseconds(configuration.lineDeadline))
+        return min(1_000_000_000, max(10_000_000, shorter / 4))
+    }
+
+    /// Closes idle connections, expires overdue lines (record 0531) and writes the counts of
+    /// suppressed log lines.
+    private func sweep() {
         let now = Sys.monotonicNanoseconds()
         guard now >= nextIdleSweep else { return }
         nextIdleSweep = now + sweepInterval
-        let limit = LineServer.nanoseconds(configuration.idleTimeout)
-        for connection in Array(connections.values) where connection.isIdle(since: now - limit) {
-            configuration.log(ServerLog.line(.info, "idle_timeout", ["connection": .number(Double(connection.id))]))
-            connection.close()
+        let idleLimit = LineServer.nanoseconds(configuration.idleTimeout)
+        let lineLimit = LineServer.nanoseconds(configuration.lineDeadline)
+        for connection in Array(connections.values) {
+            if connection.lineIsOverdue(now: now, deadline: lineLimit) {
+                connection.expireLine(now: now)
+            } else if connection.isIdle(since: now - idleLimit) {
+                configuration.log(ServerLog.line(.info, "idle_timeout", ["connection": .number(Double(connection.id))]))
+                connection.close()
+            }
         }
+        server.flushLimitedLogs(now: now)
     }
 
     func connectionClosed(_ connection: Connection) {
         connections[connection.id] = nil
         lingerDeadlines[connection.id] = nil
+        pauseDeadlines[connection.id] = nil
         server.connectionEnded(id: connection.id)
     }
 

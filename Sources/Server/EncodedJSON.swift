@@ -16,10 +16,15 @@ extension Answer {
     /// `Answer.line(Answer.success(id: id, result: value))` for `result` = `EncodedJSON(value)`,
     /// byte for byte, without encoding `value` again: "id" < "ok" < "result" in sorted order.
     public static func successLine(id: JSONValue, encodedResult result: EncodedJSON) -> [UInt8] {
+        successLine(id: EchoedID(id), encodedResult: result)
+    }
+
+    /// The same with the request's id bytes as they came (record 0502).
+    public static func successLine(id: EchoedID, encodedResult result: EncodedJSON) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(result.bytes.count + 48)
+        out.reserveCapacity(result.bytes.count + id.bytes.count + 40)
         out.append(contentsOf: #"{"id":"#.utf8)
-        JSONWriter.write(id, into: &out)
+        out.append(contentsOf: id.bytes)
         out.append(contentsOf: #","ok":true,"result":"#.utf8)
         out.append(contentsOf: result.bytes)
         out.append(contentsOf: "}\n".utf8)

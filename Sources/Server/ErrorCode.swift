@@ -13,11 +13,16 @@ public enum ErrorCode: String, Sendable, CaseIterable {
     case notFound = "not_found"
     /// The line exceeded the server's maximum line size; the connection is closed after this.
     case lineTooLong = "line_too_long"
+    /// The line did not end within the read deadline counted from its first byte (record
+    /// 0531); the connection is closed after this.
+    case lineTimeout = "line_timeout"
     /// A bug or an unexpected failure inside the server; details are in the server log.
     case `internal` = "internal"
-    /// The server cannot serve this now (shutting down, too many connections); retrying may work.
+    /// The server cannot serve this now (shutting down, too many connections, its buffer memory
+    /// full); retrying may work.
     case unavailable = "unavailable"
-    /// A TCP connection sent a request before a successful `auth`, or `auth` had a wrong token.
+    /// A TCP connection sent a request before a successful `auth`, or `auth` had a wrong token
+    /// (after `maximumAuthFailures` of those the connection is closed).
     case unauthorized = "unauthorized"
 }
 

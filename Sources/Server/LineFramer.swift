@@ -19,6 +19,10 @@ struct LineFramer {
 
     /// Largest accepted line content in bytes, 1...Int.max.
     let maximumLineBytes: Int
+    /// Capacity kept once the buffer holds no more than a quarter of it, in bytes (>= 0); more
+    /// is given back, so a connection that once carried a 4 MiB line does not hold 4 MiB for
+    /// ever (record 0530). Default 64 KiB, one read.
+    let retainedCapacity: Int
     private var buffer: [UInt8] = []
     /// Start of the first unconsumed byte in `buffer`.
     private var start = 0
@@ -26,22 +30,47 @@ struct LineFramer {
     private var scanned = 0
     private(set) var failed = false
 
-    init(maximumLineBytes: Int) {
+    init(maximumLineBytes: Int, retainedCapacity: Int = 64 * 1024) {
         precondition(maximumLineBytes > 0, "maximumLineBytes must be positive, got \(maximumLineBytes)")
         self.maximumLineBytes = maximumLineBytes
+        self.retainedCapacity = max(0, retainedCapacity)
     }
 
     /// Bytes received but not yet returned as lines.
     var bufferedByteCount: Int { buffer.count - start }
 
+    /// Bytes of memory the buffer holds (its capacity), what the daemon's memory cap counts.
+    var capacity: Int { buffer.capacity }
+
+    /// The capacity `append` of `count` bytes will leave: the current one when they fit once
+    /// consumed bytes are dropped, else the grown one. Lets a caller ask for the memory first.
+    func capacity(afterAppending count: Int) -> Int {
+        let needed = bufferedByteCount + count
+        return needed <= buffer.capacity ? buffer.capacity : grownCapacity(needed: needed, appending: count)
+    }
+
+    /// Doubling (amortised O(1) per byte), but never far past the longest line that can still
+    /// be pending: a line longer than the limit fails, so more room would never be used.
+    private func grownCapacity(needed: Int, appending count: Int) -> Int {
+        let (doubled, overflow) = buffer.capacity.multipliedReportingOverflow(by: 2)
+        return max(needed, min(overflow ? Int.max : doubled, maximumLineBytes &+ 1 &+ count))
+    }
+
     mutating func append(_ bytes: UnsafeRawBufferPointer) {
-        compactIfWorthwhile()
+        makeRoom(for: bytes.count)
         buffer.append(contentsOf: bytes)
     }
 
     mutating func append<C: Collection>(contentsOf bytes: C) where C.Element == UInt8 {
-        compactIfWorthwhile()
+        makeRoom(for: bytes.count)
         buffer.append(contentsOf: bytes)
+    }
+
+    /// Drops every byte and all memory (the connection is closing or refused).
+    mutating func discardAll() {
+        buffer = []
+        start = 0
+        scanned = 0
     }
 
     /// The next complete line, `.tooLong`, or nil when more bytes are needed.
@@ -61,6 +90,8 @@ struct LineFramer {
             // an LF then ends.
             let endsInCR = pending > 0 && buffer[end - 1] == 0x0D
             if pending > maximumLineBytes + (endsInCR ? 1 : 0) { return fail() }
+            // Waiting for bytes: a good moment to give memory back.
+            tidy()
             return nil
         }
         var contentEnd = newline
@@ -74,22 +105,36 @@ struct LineFramer {
 
     private mutating func fail() -> Frame {
         failed = true
-        buffer = []
-        start = 0
-        scanned = 0
+        discardAll()
         return .tooLong
     }
 
-    /// Drops consumed bytes when they are at least half the buffer, so each byte moves O(1)
-    /// times on average.
-    private mutating func compactIfWorthwhile() {
-        guard start > 0 else { return }
+    /// Before an append: drops consumed bytes when they are at least half the buffer (each
+    /// byte moves O(1) times on average) or when that avoids growing, then grows if needed.
+    private mutating func makeRoom(for count: Int) {
+        if start > 0, start * 2 >= buffer.count || buffer.count + count > buffer.capacity { dropConsumed() }
+        let needed = buffer.count + count
+        if needed > buffer.capacity { buffer.reserveCapacity(grownCapacity(needed: needed, appending: count)) }
+    }
+
+    /// Gives back capacity over `retainedCapacity` that the pending bytes no longer need (they
+    /// fill a quarter of it or less), and drops consumed bytes.
+    private mutating func tidy() {
+        let pending = bufferedByteCount
+        if buffer.capacity > retainedCapacity, pending * 4 <= buffer.capacity {
+            buffer = pending == 0 ? [] : Array(buffer[start...])
+            scanned -= start
+            start = 0
+        } else if start > 0, start * 2 >= buffer.count {
+            dropConsumed()
+        }
+    }
+
+    private mutating func dropConsumed() {
         if start == buffer.count {
             buffer.removeAll(keepingCapacity: true)
-        } else if start * 2 >= buffer.count {
-            buffer.removeSubrange(0..<start)
         } else {
-            return
+            buffer.removeSubrange(0..<start)
         }
         scanned -= start
         start = 0

@@ -27,6 +27,10 @@ public final class LineServer: @unchecked Sendable {
     private let openConnections = Atomic<Int>(0)
     private let nextConnectionID = Atomic<UInt64>(1)
     private let acceptPaused = Atomic<Bool>(false)
+    /// Memory held for clients, all loops together (record 0530).
+    let budget: BufferBudget
+    /// Log lines a client can cause at will, limited per second daemon-wide (record 0513).
+    private let limitedLogs: Mutex<[LimitedLogEvent: LogRateLimiter]>
     /// Which loop owns each open connection (for pushed lines), and who hears of closes.
     let connectionLoopIndex = Mutex<[UInt64: Int]>([:])
     let closedHandler = Mutex<(@Sendable (UInt64) -> Void)?>(nil)
@@ -44,8 +48,13 @@ public final class LineServer: @unchecked Sendable {
                      "readChunkBytes and outputHighWaterBytes must be positive")
         precondition((1...256).contains(configuration.loopCount), "loopCount \(configuration.loopCount) outside 1...256")
         precondition(configuration.maximumConnections > 0 && configuration.maximumRequestsInFlight > 0
-                     && configuration.linesPerTurn > 0, "connection limits must be positive")
+                     && configuration.linesPerTurn > 0 && configuration.maximumAuthFailures > 0
+                     && configuration.clientEventLogsPerSecond > 0 && configuration.lineDeadline > .zero,
+                     "connection limits must be positive")
         self.configuration = configuration
+        self.budget = BufferBudget(limit: configuration.maximumBufferedBytes, smallInputBytes: configuration.readChunkBytes)
+        let limiter = LogRateLimiter(perWindow: configuration.clientEventLogsPerSecond, windowNanoseconds: 1_000_000_000)
+        self.limitedLogs = Mutex(Dictionary(uniqueKeysWithValues: LimitedLogEvent.allCases.map { ($0, limiter) }))
         self.routerBox = Reloadable(router)
         self.workers = WorkerPool(threads: configuration.workerThreads)
     }
@@ -73,6 +82,13 @@ public final class LineServer: @unchecked Sendable {
     /// Connections open now (all loops), >= 0.
     public var connectionCount: Int { openConnections.load(ordering: .relaxed) }
 
+    /// Bytes of memory connections hold now for their clients (buffers and queues, all loops),
+    /// what `maximumBufferedBytes` caps (record 0530).
+    public var bufferedByteCount: Int { budget.heldBytes }
+
+    /// The most `bufferedByteCount` has been since start.
+    public var peakBufferedByteCount: Int { budget.peakBytes }
+
     /// Opens every listener and returns the bound addresses (TCP port 0 replaced by the real
     /// port). When this returns, clients can connect (they are queued until `run()`).
     @discardableResult
@@ -80,6 +96,7 @@ public final class LineServer: @unchecked Sendable {
         try phase.withLock { phase in
             guard phase == .created else { throw ServerError.wrongState("LineServer.start() called twice") }
             Sys.ignoreSIGPIPE()
+            Sys.pinMmapThreshold(Int32(clamping: configuration.readChunkBytes))
             var created: [ConnectionLoop] = []
             var opened: [Listener] = []
             do {
@@ -184,6 +201,40 @@ public final class LineServer: @unchecked Sendable {
         ]))
     }
 
+    /// Events a client can cause as often as it likes, whose log lines are rate-limited.
+    enum LimitedLogEvent: CaseIterable { case authFailed, bufferCap, lineDeadline }
+
+    /// Writes the event's line unless this second already had `clientEventLogsPerSecond` of
+    /// them; a line counting the suppressed ones follows the window (here or in
+    /// `flushLimitedLogs`).
+    func logLimited(_ kind: LimitedLogEvent, _ fields: [String: JSONValue]) {
+        let now = Sys.monotonicNanoseconds()
+        let (write, suppressed) = limitedLogs.withLock { $0[kind]?.admit(now: now) ?? (true, 0) }
+        if suppressed > 0 { logSuppressed(Self.eventName(kind), suppressed) }
+        if write { configuration.log(ServerLog.line(.warn, Self.eventName(kind), fields)) }
+    }
+
+    /// Reports the counts of windows that ended with suppressed lines (called by every loop's
+    /// sweep, at most a second apart).
+    func flushLimitedLogs(now: Int64) {
+        let due: [(LimitedLogEvent, Int)] = limitedLogs.withLock { table in
+            LimitedLogEvent.allCases.compactMap { kind in table[kind]?.flush(now: now).map { (kind, $0) } }
+        }
+        for (kind, count) in due { logSuppressed(Self.eventName(kind), count) }
+    }
+
+    private static func eventName(_ kind: LimitedLogEvent) -> String {
+        switch kind {
+        case .authFailed: "auth_failed"
+        case .bufferCap: "buffer_cap_refused"
+        case .lineDeadline: "line_deadline"
+        }
+    }
+
+    private func logSuppressed(_ event: String, _ count: Int) {
+        configuration.log(ServerLog.line(.warn, event + "_suppressed", ["count": .number(Double(count)), "seconds": 1]))
+    }
+
     // MARK: loop-0 internals
 
     private func woke() {
@@ -251,9 +302,9 @@ public final class LineServer: @unchecked Sendable {
     /// Over `maximumConnections`: one `unavailable` line (best effort, never blocking), then close.
     private func refuse(_ fd: Int32) {
         router.stats.record(op: Stats.invalidOp, ok: false)
-        let line = Answer.line(Answer.failure(
+        let line = Answer.failureLine(
             id: .null, code: .unavailable,
-            message: "too many connections (limit \(configuration.maximumConnections)); retry later"))
+            message: "too many connections (limit \(configuration.maximumConnections)); retry later")
         _ = line.withUnsafeBytes { try? Sys.send(fd, $0.baseAddress!, $0.count) }
         Sys.close(fd)
         configuration.log(ServerLog.line(.warn, "connection_refused", ["limit": .number(Double(configuration.maximumConnections))]))

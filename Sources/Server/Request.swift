@@ -4,8 +4,11 @@ import RunusCore
 public struct Request: Sendable {
     /// The operation name (`"health"`, `"runs.ingest"`).
     public let op: String
-    /// The client's `id`, any JSON value; `.null` when absent. Echoed in the answer.
+    /// The client's `id`, any JSON value; `.null` when absent. Numbers are Doubles here: the
+    /// answer echoes `echoedID`, the bytes as sent.
     public let id: JSONValue
+    /// The `id` exactly as the client wrote it, which the answer carries (record 0502).
+    public let echoedID: EchoedID
     /// The whole request object, `op` and `id` included.
     public let params: [String: JSONValue]
     /// The connection the request came on: unique for the server's lifetime, for push
@@ -15,10 +18,12 @@ public struct Request: Sendable {
     /// `LineServer`.
     public let requestNumber: UInt64
 
-    public init(op: String, id: JSONValue = .null, params: [String: JSONValue] = [:], connectionID: UInt64 = 0,
-                requestNumber: UInt64 = 0) {
+    /// - Parameter echoedID: the id's bytes as sent; nil: `id` as `JSONWriter` writes it.
+    public init(op: String, id: JSONValue = .null, echoedID: EchoedID? = nil, params: [String: JSONValue] = [:],
+                connectionID: UInt64 = 0, requestNumber: UInt64 = 0) {
         self.op = op
         self.id = id
+        self.echoedID = echoedID ?? (id == .null ? .null : EchoedID(id))
         self.params = params
         self.connectionID = connectionID
         self.requestNumber = requestNumber

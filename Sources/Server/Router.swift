@@ -29,7 +29,7 @@ public final class Router: Sendable {
         /// Decided without a handler (bad line, unknown op, not authenticated); stats recorded.
         case answered([UInt8])
         /// `{"op":"auth",…}`: the connection layer checks the token.
-        case auth(id: JSONValue, token: JSONValue?)
+        case auth(id: EchoedID, token: JSONValue?)
         /// Run `handler` on `request` (inline or on the pool), then `finish`.
         case call(Operation, Request)
     }
@@ -68,18 +68,32 @@ public final class Router: Sendable {
         let started = Sys.monotonicNanoseconds()
         switch route(line, connectionID: connectionID, requestNumber: 0, authenticated: true) {
         case .answered(let bytes): return bytes
-        case .auth(let id, _):
-            return Answer.line(Answer.success(id: id, result: ["authenticated": true]))
+        case .auth(let id, _): return Answer.successLine(id: id, result: ["authenticated": true])
         case .call(let handler, let request): return finish(handler, request, startedAt: started)
         }
     }
 
-    /// The answer object for one parsed request (inline).
+    /// The answer object for one parsed request (inline). Its `id` is the parsed value (a
+    /// Double for numbers); lines get the client's bytes back (`answerLine`).
     public func answer(to value: JSONValue, connectionID: UInt64 = 0) -> JSONValue {
         let started = Sys.monotonicNanoseconds()
-        switch classify(value, connectionID: connectionID, requestNumber: 0, authenticated: true) {
-        case .failure(let failure): return failure.answer
-        case .success(let call): return outcome(call.0, call.1, startedAt: started)
+        switch classify(value, echoedID: nil, connectionID: connectionID, requestNumber: 0, authenticated: true) {
+        case .failure(let failure):
+            return Answer.failure(id: failure.echoesID ? value["id"] ?? .null : .null, code: failure.code, message: failure.message)
+        case .success(let call):
+            let (operation, request) = call
+            do {
+                let result: JSONValue
+                switch operation {
+                case .value(let handler): result = try handler(request)
+                case .encoded(let handler): result = try JSONParser.parse(try handler(request).bytes)
+                }
+                stats.record(op: request.op, ok: true, microseconds: Self.microseconds(since: started))
+                return Answer.success(id: request.id, result: result)
+            } catch {
+                let failure = failure(error, request, startedAt: started)
+                return Answer.failure(id: request.id, code: failure.code, message: failure.message)
+            }
         }
     }
 
@@ -87,21 +101,29 @@ public final class Router: Sendable {
                               authenticated: Bool) -> Route where C.Element == UInt8 {
         if let offset = UTF8Validation.firstInvalidOffset(line) {
             stats.record(op: Stats.invalidOp, ok: false)
-            return .answered(Answer.line(Answer.failure(
-                id: .null, code: .badJSON, message: "invalid UTF-8 at byte \(offset): a request line must be UTF-8")))
+            return .answered(Answer.failureLine(
+                id: .null, code: .badJSON, message: "invalid UTF-8 at byte \(offset): a request line must be UTF-8"))
         }
         let value: JSONValue
+        let echoedID: EchoedID
         do {
-            value = try JSONParser.parse(line)
+            let parsed = try JSONParser.parse(line, locatingMember: "id")
+            value = parsed.value
+            // The id's bytes as sent (a small copy: the line's buffer is the framer's).
+            echoedID = parsed.span.map { span in
+                EchoedID(rawBytes: Array(line.dropFirst(span.lowerBound).prefix(span.count)))
+            } ?? .null
         } catch {
             stats.record(op: Stats.invalidOp, ok: false)
-            return .answered(Answer.line(Answer.failure(id: .null, code: .badJSON, message: "\(error)")))
+            return .answered(Answer.failureLine(id: .null, code: .badJSON, message: "\(error)"))
         }
         if case .object(let members) = value, members["op"] == .string("auth") {
-            return .auth(id: members["id"] ?? .null, token: members["token"])
+            return .auth(id: echoedID, token: members["token"])
         }
-        switch classify(value, connectionID: connectionID, requestNumber: requestNumber, authenticated: authenticated) {
-        case .failure(let failure): return .answered(Answer.line(failure.answer))
+        switch classify(value, echoedID: echoedID, connectionID: connectionID, requestNumber: requestNumber,
+                        authenticated: authenticated) {
+        case .failure(let failure):
+            return .answered(Answer.failureLine(id: failure.echoesID ? echoedID : .null, code: failure.code, message: failure.message))
         case .success(let call): return .call(call.0, call.1)
         }
     }
@@ -109,13 +131,17 @@ public final class Router: Sendable {
     /// Runs `handler` and returns the answer line; counts it with its latency since `startedAt`
     /// (monotonic ns).
     func finish(_ operation: Operation, _ request: Request, startedAt: Int64) -> [UInt8] {
-        guard case .encoded(let handler) = operation else { return Answer.line(outcome(operation, request, startedAt: startedAt)) }
         do {
-            let result = try handler(request)
+            let line: [UInt8]
+            switch operation {
+            case .value(let handler): line = Answer.successLine(id: request.echoedID, result: try handler(request))
+            case .encoded(let handler): line = Answer.successLine(id: request.echoedID, encodedResult: try handler(request))
+            }
             stats.record(op: request.op, ok: true, microseconds: Self.microseconds(since: startedAt))
-            return Answer.successLine(id: request.id, encodedResult: result)
+            return line
         } catch {
-            return Answer.line(failure(error, request, startedAt: startedAt))
+            let failure = failure(error, request, startedAt: startedAt)
+            return Answer.failureLine(id: request.echoedID, code: failure.code, message: failure.message)
         }
     }
 
@@ -123,65 +149,49 @@ public final class Router: Sendable {
         UInt64(max(0, Sys.monotonicNanoseconds() - startedAt) / 1000)
     }
 
-    private struct Failure: Error { let answer: JSONValue }
+    /// An error answer's content; `echoesID` is false when the request's id could not be read.
+    private struct Failure: Error {
+        let code: ErrorCode
+        let message: String
+        var echoesID = true
+    }
 
-    private func classify(_ value: JSONValue, connectionID: UInt64, requestNumber: UInt64,
+    private func classify(_ value: JSONValue, echoedID: EchoedID?, connectionID: UInt64, requestNumber: UInt64,
                           authenticated: Bool) -> Result<(Operation, Request), Failure> {
         guard case .object(let members) = value else {
             stats.record(op: Stats.invalidOp, ok: false)
-            return .failure(Failure(answer: Answer.failure(
-                id: .null, code: .badRequest, message: "a request must be a JSON object, got \(value.typeName)")))
+            return .failure(Failure(code: .badRequest, message: "a request must be a JSON object, got \(value.typeName)",
+                                    echoesID: false))
         }
         let id = members["id"] ?? .null
         guard authenticated else {
             stats.record(op: Stats.invalidOp, ok: false)
-            return .failure(Failure(answer: Answer.failure(
-                id: id, code: .unauthorized, message: "send {\"op\":\"auth\",\"token\":…} first on a TCP connection")))
+            return .failure(Failure(code: .unauthorized, message: "send {\"op\":\"auth\",\"token\":…} first on a TCP connection"))
         }
         guard let opValue = members["op"] else {
             stats.record(op: Stats.invalidOp, ok: false)
-            return .failure(Failure(answer: Answer.failure(id: id, code: .badRequest, message: "request has no 'op' field")))
+            return .failure(Failure(code: .badRequest, message: "request has no 'op' field"))
         }
         guard case .string(let op) = opValue else {
             stats.record(op: Stats.invalidOp, ok: false)
-            return .failure(Failure(answer: Answer.failure(
-                id: id, code: .badRequest, message: "'op' must be a string, got \(opValue.typeName)")))
+            return .failure(Failure(code: .badRequest, message: "'op' must be a string, got \(opValue.typeName)"))
         }
         guard let handler = handlers.withLock({ $0[op] }) else {
             stats.record(op: Stats.unknownOp, ok: false)
-            return .failure(Failure(answer: Answer.failure(
-                id: id, code: .unknownOp, message: "unknown op \"\(op.prefix(100))\"")))
+            return .failure(Failure(code: .unknownOp, message: "unknown op \"\(op.prefix(100))\""))
         }
-        return .success((handler, Request(op: op, id: id, params: members, connectionID: connectionID, requestNumber: requestNumber)))
+        return .success((handler, Request(op: op, id: id, echoedID: echoedID, params: members,
+                                          connectionID: connectionID, requestNumber: requestNumber)))
     }
 
-    private func outcome(_ operation: Operation, _ request: Request, startedAt: Int64) -> JSONValue {
-        do {
-            let result: JSONValue
-            switch operation {
-            case .value(let handler): result = try handler(request)
-            case .encoded(let handler): result = try JSONParser.parse(try handler(request).bytes)
-            }
-            stats.record(op: request.op, ok: true, microseconds: Self.microseconds(since: startedAt))
-            return Answer.success(id: request.id, result: result)
-        } catch {
-            return failure(error, request, startedAt: startedAt)
-        }
-    }
-
-    /// The error answer for what a handler threw (counted; unexpected errors logged).
-    private func failure(_ error: any Error, _ request: Request, startedAt: Int64) -> JSONValue {
-        let op = request.op, id = request.id
-        func elapsed() -> UInt64 { Self.microseconds(since: startedAt) }
-        stats.record(op: op, ok: false, microseconds: elapsed())
-        if let error = error as? RequestError {
-            return Answer.failure(id: id, code: error.code, message: error.message)
-        } else {
-            log(ServerLog.line(.error, "internal_error", [
-                "op": .string(op), "id": id, "connection": .number(Double(request.connectionID)),
-                "request_id": .string(request.requestID), "message": .string("\(error)"),
-            ]))
-            return Answer.failure(id: id, code: .internal, message: "internal error while handling \"\(op)\"")
-        }
+    /// The error answer's content for what a handler threw (counted; unexpected errors logged).
+    private func failure(_ error: any Error, _ request: Request, startedAt: Int64) -> Failure {
+        stats.record(op: request.op, ok: false, microseconds: Self.microseconds(since: startedAt))
+        if let error = error as? RequestError { return Failure(code: error.code, message: error.message) }
+        log(ServerLog.line(.error, "internal_error", [
+            "op": .string(request.op), "id": request.id, "connection": .number(Double(request.connectionID)),
+            "request_id": .string(request.requestID), "message": .string("\(error)"),
+        ]))
+        return Failure(code: .internal, message: "internal error while handling \"\(request.op)\"")
     }
 }

@@ -3,7 +3,8 @@ import Glibc
 #endif
 
 /// Everything `LineServer` can be told. Defaults are explained in
-/// docs/decisions/0501-line-and-buffer-limits.md and 0512-connection-limits.md.
+/// docs/decisions/0501-line-and-buffer-limits.md, 0512-connection-limits.md, 0513-auth-token.md,
+/// 0530-daemon-memory-cap.md and 0531-line-deadline.md.
 public struct ServerConfiguration: Sendable {
     /// Where to listen; at least one.
     public var addresses: [ServerAddress]
@@ -12,7 +13,9 @@ public struct ServerConfiguration: Sendable {
     /// Pending output per connection, in bytes, above which the server stops reading (and
     /// answering) that connection until the client has read some. Default 1 MiB.
     public var outputHighWaterBytes: Int = 1024 * 1024
-    /// Bytes read per `read` call, 1...Int.max. Default 64 KiB.
+    /// Bytes read per `read` call, 1...Int.max. Default 64 KiB. Also the buffer capacity a
+    /// connection keeps per direction once drained, and the size of a short request for the
+    /// memory cap (record 0530).
     public var readChunkBytes: Int = 64 * 1024
     /// `listen` backlog (connections queued before accept), 1...SOMAXCONN. Default 511.
     public var listenBacklog: Int32 = 511
@@ -44,9 +47,27 @@ public struct ServerConfiguration: Sendable {
     /// Lines answered per connection per loop turn before other connections get theirs,
     /// 1...Int.max. Default 32.
     public var linesPerTurn: Int = 32
+    /// Bytes all connections together may hold in input buffers, output queues and answers
+    /// waiting behind a running request, 1...Int.max (record 0530). Partial lines longer than
+    /// one read may use three quarters of it. Default 256 MiB.
+    public var maximumBufferedBytes: Int = 256 * 1024 * 1024
+    /// A request line must be complete this long after its first byte arrived, or the
+    /// connection gets `line_timeout` and is closed (record 0531): a client trickling bytes
+    /// resets the idle timeout but not this. Default 30 s.
+    public var lineDeadline: Duration = .seconds(30)
     /// When set, TCP connections must send `{"op":"auth","token":…}` with these bytes first;
     /// Unix socket connections are exempt (file permissions guard them).
     public var authToken: [UInt8]? = nil
+    /// Failed `auth` attempts a connection may make; the last one's answer says so and the
+    /// connection is closed, 1...Int.max (record 0513). Default 3.
+    public var maximumAuthFailures: Int = 3
+    /// After a failed `auth`, the connection reads and answers nothing more for this long
+    /// (its answer is sent at once). Default 1 s.
+    public var authFailureDelay: Duration = .seconds(1)
+    /// Log lines written per second, daemon-wide, for each event a client can cause at will
+    /// (`auth_failed`, `buffer_cap_refused`, `line_deadline`), 1...Int.max; the rest are counted
+    /// in one `<event>_suppressed` line per second. Default 10.
+    public var clientEventLogsPerSecond: Int = 10
     /// Requests slower than this are logged (`slow_request`, with the request id). Default 250 ms.
     public var slowRequestThreshold: Duration = .milliseconds(250)
     /// Receives one line per noteworthy event (accept failures, internal errors).

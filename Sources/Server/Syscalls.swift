@@ -202,6 +202,16 @@ enum Sys {
         _ = try retrying("chmod \(path)", { Glibc.chmod(path, mode) })
     }
 
+    // MARK: memory
+
+    /// Makes malloc serve blocks of `bytes` or more with their own mapping, given back to the
+    /// system by `free` (glibc's default threshold starts at 128 KiB but rises to the size of
+    /// any such block freed, after which big buffers come from the heap and stay resident).
+    /// Process-wide; fails only for an invalid value.
+    static func pinMmapThreshold(_ bytes: Int32) {
+        _ = mallopt(M_MMAP_THRESHOLD, bytes)
+    }
+
     // MARK: signals and time
 
     /// A peer that closes while we write must give EPIPE, not kill the process.

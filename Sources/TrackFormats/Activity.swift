@@ -80,6 +80,8 @@ public enum TrackReadProblem: String, Sendable, Equatable {
     case malformed
     /// The file is well formed but holds no activity we can use (no session, no track).
     case unsupported
+    /// The input would expand past the reader's limits (a gzip decompression bomb, record 0112).
+    case tooLarge = "too_large"
 }
 
 /// A track file that could not be read: names the file, the byte offset (and line for text

@@ -136,10 +136,10 @@ final class ChildDaemon {
     let process = Process()
     let socket: String
 
-    init(executable: String, db: String, model: String, socket: String) throws {
+    init(executable: String, db: String, model: String, socket: String, extraArguments: [String] = []) throws {
         self.socket = socket
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["serve", "--db", db, "--model", model, "--unix", socket]
+        process.arguments = ["serve", "--db", db, "--model", model, "--unix", socket] + extraArguments
         var environment = ProcessInfo.processInfo.environment
         environment["OPENBLAS_NUM_THREADS"] = "1"
         process.environment = environment
@@ -160,6 +160,15 @@ final class ChildDaemon {
     }
 
     func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+    /// A `/proc/<pid>/status` figure in bytes (`VmRSS`, `VmHWM`: the peak); nil when unreadable.
+    func memory(_ field: String) -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
+            return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }.map { $0 * 1024 }
+        }
+        return nil
+    }
 
     /// The exit status; a daemon still running after `limit` is killed and reported (a hang
     /// must fail the test, not stall the suite).

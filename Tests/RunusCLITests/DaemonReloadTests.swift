@@ -106,10 +106,37 @@ struct DaemonReloadTests {
         let code = RunusCLI.run(arguments: ["serve", "--db", dir.file("x.sqlite"), "--model", dir.path, "--listen", "0.0.0.0:0"], output: out)
         #expect(code == .usage)
         #expect(out.stderr.contains("needs --token-file"))
-        try "short\n".write(toFile: dir.file("token"), atomically: true, encoding: .utf8)
+        try writeSecret("short\n", to: dir.file("token"))
         #expect(throws: CLIError.self) { try ServeCommand.readToken(dir.file("token")) }
-        try "  0123456789abcdef0123\n".write(toFile: dir.file("token"), atomically: true, encoding: .utf8)
+        try writeSecret("  0123456789abcdef0123\n", to: dir.file("token"))
         #expect(try ServeCommand.readToken(dir.file("token")) == Array("0123456789abcdef0123".utf8))
+    }
+
+    /// Writes `text` to `path` with mode `mode` (0600 unless told).
+    func writeSecret(_ text: String, to path: String, mode: Int = 0o600) throws {
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+    }
+
+    @Test("serve refuses a token file that group or others can access, naming the path, its mode and the fix",
+          arguments: [0o644, 0o640, 0o604, 0o620, 0o660, 0o755])
+    func tokenFileMode(mode: Int) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.cleanup() }
+        let path = dir.file("token")
+        try writeSecret("0123456789abcdef0123\n", to: path, mode: mode)
+        let out = CapturedOutput()
+        let code = RunusCLI.run(arguments: ["serve", "--db", dir.file("x.sqlite"), "--model", dir.path,
+                                            "--listen", "0.0.0.0:0", "--token-file", path], output: out)
+        #expect(code != .success)
+        let octal = "0" + String(mode, radix: 8)
+        #expect(out.stderr.contains("\(path) has mode \(octal)"), "\(out.stderr)")
+        #expect(out.stderr.contains("chmod 600 \(path)"), "\(out.stderr)")
+        // The owner alone (read, or read and write) is accepted.
+        for good in [0o600, 0o400] {
+            try FileManager.default.setAttributes([.posixPermissions: good], ofItemAtPath: path)
+            #expect(try ServeCommand.readToken(path) == Array("0123456789abcdef0123".utf8))
+        }
     }
 
     @Test("runus loadtest --json reports throughput and percentiles, and counts errors")

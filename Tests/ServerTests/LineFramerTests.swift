@@ -85,5 +85,38 @@ struct LineFramerTests {
         }
         #expect(framer.bufferedByteCount == 0)
     }
+
+    /// The allocator may round a requested capacity up (malloc's usable size, a page for big
+    /// blocks); never down.
+    static let allocatorRounding = 4096 + 64
+
+    @Test("capacity(afterAppending:) predicts the growth append makes, and growth stops near the line limit")
+    func predictedCapacity() {
+        var framer = LineFramer(maximumLineBytes: 1 << 20, retainedCapacity: 64 << 10)
+        let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 64 << 10)
+        for _ in 0..<16 {  // a 1 MiB partial line, one read at a time
+            let predicted = framer.capacity(afterAppending: chunk.count)
+            framer.append(contentsOf: chunk)
+            #expect(framer.capacity >= predicted && framer.capacity <= predicted + Self.allocatorRounding)
+            #expect(framer.next() == nil)
+        }
+        // Never more than the longest pending line plus one read.
+        #expect(framer.capacity <= (1 << 20) + 1 + chunk.count + Self.allocatorRounding)
+    }
+
+    @Test("capacity beyond the retained amount is given back once the big line is consumed")
+    func capacityReturned() {
+        var framer = LineFramer(maximumLineBytes: 4 << 20, retainedCapacity: 64 << 10)
+        framer.append(contentsOf: [UInt8](repeating: UInt8(ascii: "x"), count: 4 << 20) + [0x0A] + Array("par".utf8))
+        #expect(framer.capacity >= 4 << 20)
+        guard case .line(let line)? = framer.next() else { Issue.record("no line"); return }
+        #expect(line.count == 4 << 20)
+        #expect(framer.next() == nil)  // waiting for the rest of "par…": memory goes back now
+        #expect(framer.capacity <= 64 << 10)
+        framer.append(contentsOf: Array("tial\n".utf8))
+        #expect(framer.next() == .line(ArraySlice("partial".utf8)))
+        #expect(framer.next() == nil)
+        #expect(framer.bufferedByteCount == 0 && framer.capacity <= 64 << 10)
+    }
 }
 

@@ -61,7 +61,8 @@ struct RouterTests {
     @Test("every error code has its wire spelling")
     func codes() {
         #expect(ErrorCode.allCases.map(\.rawValue) == [
-            "bad_json", "bad_request", "unknown_op", "not_found", "line_too_long", "internal", "unavailable", "unauthorized",
+            "bad_json", "bad_request", "unknown_op", "not_found", "line_too_long", "line_timeout", "internal", "unavailable",
+            "unauthorized",
         ])
     }
 
