@@ -84,6 +84,29 @@ struct PathologicalRunTests {
             #expect(refused || answer["result"]?["xp"]?["awarded"] == 0, "\(name)")
         }
         try Self.everyOperationAnswers(client, user: user, context: name)
+        try Self.asRacePositions(points, client: client, user: user, context: name)
+    }
+
+    /// The same fixes as a race's positions, shifted to end at the daemon's clock: answered
+    /// (accepted, or refused with `bad_request`), and the room still ranks and answers.
+    static func asRacePositions(_ points: JSONValue, client: LineClient, user: String, context: String) throws {
+        let created = try client.call(["op": "race.create", "user": .string(user), "name": "odd", "distance_m": 5000,
+                                       "start_time": .number(now)])
+        let race = try #require(created["result"]?["race_id"], "\(context): \(JSONWriter.string(created))")
+        let joined = try client.call(["op": "race.join", "race_id": race, "user": .string(user)])
+        let token = try #require(joined["result"]?["participant_token"], "\(context): \(JSONWriter.string(joined))")
+        let fixes = points.arrayValue ?? []
+        let last = fixes.last?.arrayValue?.first?.doubleValue ?? now
+        let shifted: JSONValue = .array(fixes.map { fix in
+            var f = fix.arrayValue ?? []
+            if let t = f.first?.doubleValue { f[0] = .number(t - last + now) }
+            return .array(f)
+        })
+        let answer = try client.call(["op": "race.position", "race_id": race, "participant_token": token, "points": shifted])
+        #expect(answer["ok"] == true || answer.errorCode == "bad_request", "\(context): \(JSONWriter.string(answer).prefix(300))")
+        let watched = try client.call(["op": "race.create", "user": .string(user), "name": "after", "distance_m": 5000,
+                                       "start_time": .number(now + 60)])
+        #expect(watched["ok"] == true, "\(context): the daemon still answers race operations")
     }
 
     @Test("runs stored by older code with impossible numbers are skipped or repaired, never a trap")
