@@ -23,7 +23,7 @@ enum ServeCommand: Command {
     Listening on a non-loopback address needs --token-file (mode 0600 or stricter); TCP clients
     then send {"op":"auth","token":"…"} first (Unix socket clients are exempt), and a connection
     is closed after 3 wrong tokens. Limits that keep one client from hurting the others:
-    --max-line-bytes, --max-connections, --idle-timeout, --max-in-flight, --max-buffered-bytes
+    --max-line-bytes, --max-connections, --idle-timeout, --max-buffered-bytes
     (memory for all clients together) and --line-deadline (slow senders); docs/decisions/0501,
     0512, 0513, 0530 and 0531 give the reasons for each default.
     """
@@ -38,7 +38,6 @@ enum ServeCommand: Command {
         .value("loops", "N", default: "0", help: "Event loops (threads), 1-256; 0: one per core."),
         .value("max-connections", "N", default: "4096", help: "Open connections above which new ones are refused (1-1000000)."),
         .value("idle-timeout", "SECONDS", default: "300", help: "Close connections silent this long (0.01-86400)."),
-        .value("max-in-flight", "N", default: "64", help: "Requests per connection read but not answered (1-100000)."),
         .value("max-buffered-bytes", "N", default: "268435456",
                help: "Memory all connections together may hold in buffers; beyond it new work gets 'unavailable' (1048576-1099511627776, at least 2 × --max-line-bytes)."),
         .value("line-deadline", "SECONDS", default: "30",
@@ -67,7 +66,6 @@ enum ServeCommand: Command {
         configuration.loopCount = loops == 0 ? ServerConfiguration.availableCores : loops
         configuration.maximumConnections = try arguments.int("max-connections", in: 1...1_000_000)!
         configuration.idleTimeout = .milliseconds(Int64(try arguments.double("idle-timeout", in: 0.01...86_400)! * 1000))
-        configuration.maximumRequestsInFlight = try arguments.int("max-in-flight", in: 1...100_000)!
         if let cap = try arguments.int("max-buffered-bytes", in: (1 << 20)...(1 << 40)) {
             guard cap / 2 >= configuration.maximumLineBytes else {
                 throw UsageError("--max-buffered-bytes: \(cap) is less than twice --max-line-bytes \(configuration.maximumLineBytes); "

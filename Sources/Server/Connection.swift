@@ -10,7 +10,9 @@ import RunusCore
 ///
 /// Answers leave in request order. Inline operations are answered at once; an offloaded one
 /// takes a slot that later lines queue behind (`slots`), and the pool hands its answer back
-/// with `loop.execute`. At most `maximumRequestsInFlight` slots exist; beyond, input waits.
+/// with `loop.execute`. A connection's requests run one after another (record 0532): while
+/// one runs on the pool the connection takes no new line and is not read, so a read pipelined
+/// behind a write of the same connection always sees it.
 /// `@unchecked Sendable`: worker closures carry it back to its loop (`loop.execute`) and touch
 /// it only there.
 final class Connection: EventSource, @unchecked Sendable {
@@ -110,7 +112,7 @@ final class Connection: EventSource, @unchecked Sendable {
     /// True when the connection is read (and its lines answered) as soon as bytes come.
     var wantsRead: Bool {
         !closing && !readEOF && pausedUntil == 0 && pendingBytes < configuration.outputHighWaterBytes
-            && slots.count < configuration.maximumRequestsInFlight
+            && slots.isEmpty
     }
 
     /// Waiting on the client to finish a line (the clock of the line deadline runs).
@@ -143,7 +145,7 @@ final class Connection: EventSource, @unchecked Sendable {
         var turnOver = false
         while true {
             while !closing, pausedUntil == 0, !exhausted, pendingBytes < highWater,
-                  slots.count < configuration.maximumRequestsInFlight {
+                  slots.isEmpty {
                 if served == configuration.linesPerTurn { turnOver = true; break }
                 switch framer.next() {
                 case nil: exhausted = true
@@ -162,7 +164,7 @@ final class Connection: EventSource, @unchecked Sendable {
             guard flush() else { return }
             // Flushing made room and lines remain: answer more now rather than wait for epoll.
             if turnOver || closing || pausedUntil != 0 || exhausted || pendingBytes >= highWater
-                || slots.count >= configuration.maximumRequestsInFlight { break }
+                || !slots.isEmpty { break }
         }
         linesWaiting = !exhausted
         if turnOver { context.scheduleAgain(self) }

@@ -47,7 +47,7 @@ public final class LineServer: @unchecked Sendable {
         precondition(configuration.readChunkBytes > 0 && configuration.outputHighWaterBytes > 0,
                      "readChunkBytes and outputHighWaterBytes must be positive")
         precondition((1...256).contains(configuration.loopCount), "loopCount \(configuration.loopCount) outside 1...256")
-        precondition(configuration.maximumConnections > 0 && configuration.maximumRequestsInFlight > 0
+        precondition(configuration.maximumConnections > 0
                      && configuration.linesPerTurn > 0 && configuration.maximumAuthFailures > 0
                      && configuration.clientEventLogsPerSecond > 0 && configuration.lineDeadline > .zero,
                      "connection limits must be positive")

@@ -41,9 +41,6 @@ public struct ServerConfiguration: Sendable {
     /// A connection with no byte read or written for this long is closed (a stalled client
     /// holds no buffers for ever). Requests running for it keep it open. Default 300 s.
     public var idleTimeout: Duration = .seconds(300)
-    /// Requests of one connection read but not yet answered (running on the pool, or waiting
-    /// for an earlier one), 1...Int.max; above it the connection is not read. Default 64.
-    public var maximumRequestsInFlight: Int = 64
     /// Lines answered per connection per loop turn before other connections get theirs,
     /// 1...Int.max. Default 32.
     public var linesPerTurn: Int = 32

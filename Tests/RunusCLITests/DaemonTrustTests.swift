@@ -160,4 +160,27 @@ struct DaemonTrustTests {
         #expect(answer.errorCode == "bad_request")
         #expect(answer["error"]?["message"]?.stringValue?.contains("ahead of the server clock") == true, "\(JSONWriter.string(answer))")
     }
+
+    @Test("reads pipelined behind runs.ingest on one connection see the run (found 2026-12-01 by the fuzzer, record 0532)")
+    func pipelinedReadAfterWrite() throws {
+        let daemon = try ProductionDaemon(configure: { $0.offloadedOperations = ["runs.ingest", "runs.get", "model.reload"] })
+        defer { daemon.stop() }
+        let client = try daemon.client()
+        for i in 0..<5 {
+            let id = JSONValue.string("p-\(i)")
+            try client.send(["op": "runs.ingest", "user": "runner-0001", "run_id": id,
+                             "points": Self.run(start: Self.now - 80_000 + Double(i) * 7200, seconds: 1200)])
+            try client.send(["op": "runs.get", "user": "runner-0001", "run_id": id])
+            try client.send(["op": "progress", "user": "runner-0001"])
+        }
+        var xp = 0.0
+        for i in 0..<5 {
+            let ingest = try client.readAnswer()
+            #expect(ingest["ok"] == true, "\(JSONWriter.string(ingest).prefix(200))")
+            #expect(try client.readAnswer()["ok"] == true, "runs.get of p-\(i) ran before its ingest")
+            let total = try #require(try client.readAnswer()["result"]?["xp"]?.doubleValue)
+            #expect(total > xp, "progress after p-\(i) misses its XP")
+            xp = total
+        }
+    }
 }

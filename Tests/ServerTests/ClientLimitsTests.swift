@@ -76,12 +76,11 @@ struct LineDeadlineTests {
 
     @Test("a partial line waiting behind the server's own backpressure is not timed out")
     func notWhileTheServerIsBehind() throws {
-        // One request in flight at a time: while the slow one runs, the next line's rest is
-        // not read, and its wait is the server's fault.
+        // A connection's requests run one after another (record 0532): while the slow one
+        // runs, the next line's rest is not read, and its wait is the server's fault.
         let release = DispatchSemaphore(value: 0)
         let harness = try TestServer(configure: {
             $0.lineDeadline = Self.deadline
-            $0.maximumRequestsInFlight = 1
             $0.offloadedOperations = ["slow"]
         }, register: { router in
             router.register("slow") { _ in
