@@ -38,9 +38,13 @@ let package = Package(
         // I/O modules.
         .target(name: "Storage", dependencies: ["RunusCore", "CSQLite"]),
         .target(name: "Server", dependencies: ["RunusCore", "CSysShims"]),
+        // The daemon's application layer: operations, caches, reloader, race clock, composition root.
+        .target(name: "Service", dependencies: [
+            "RunusCore", "Tracking", "TrackFormats", "Missions", "Learning", "Features", "Engine", "Server",
+        ]),
         .target(name: "RunusCLI", dependencies: [
             "RunusCore", "Tracking", "TrackFormats", "Missions", "Learning", "Features",
-            "Engine", "Simulation", "Storage", "Server", "Reports",
+            "Engine", "Simulation", "Storage", "Server", "Reports", "Service",
         ]),
         .executableTarget(name: "runus", dependencies: ["RunusCLI"]),
         // `make bench-learn` only: our learners on the peer benchmark's data.
@@ -56,7 +60,7 @@ let package = Package(
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], exclude: ["Fixtures"]),
         .testTarget(name: "ServerTests", dependencies: ["Server"]),
-        .testTarget(name: "RunusCLITests", dependencies: ["RunusCLI"]),
+        .testTarget(name: "RunusCLITests", dependencies: ["RunusCLI", "Service"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports"], exclude: ["Golden"]),
     ]
 )

@@ -14,6 +14,9 @@ public enum EngineError: Error, CustomStringConvertible, Equatable {
     case unknownUser(UserID)
     /// `missions.today` asked for a day outside yesterday…tomorrow of the runner's zone.
     case dayOutOfRange(asked: CivilDate, today: CivilDate)
+    case unknownRun(user: UserID, id: String)
+    /// A stored track this version cannot decode (a bug or a damaged file: not the client's).
+    case undecodableTrack(user: UserID, id: String, reason: String)
 
     public var description: String {
         switch self {
@@ -21,6 +24,10 @@ public enum EngineError: Error, CustomStringConvertible, Equatable {
             return "model feature schema \(artifact) does not match this build's schema \(expected); retrain the model"
         case .unknownUser(let id):
             return "unknown user '\(id)'"
+        case .unknownRun(let user, let id):
+            return "user '\(user.prefix(128))' has no run '\(id.prefix(260))'"
+        case .undecodableTrack(let user, let id, let reason):
+            return "the stored track of run '\(id.prefix(260))' of user '\(user.prefix(128))' cannot be decoded: \(reason)"
         case .dayOutOfRange(let asked, let today):
             return "date \(asked) is outside \(today.adding(days: -1))…\(today.adding(days: 1)) (yesterday to tomorrow in the runner's time zone, where today is \(today))"
         }

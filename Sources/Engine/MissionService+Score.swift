@@ -20,20 +20,34 @@ extension MissionService {
     /// scores agree with its offers.
     public func runnerState(user userID: UserID, day requestedDay: CivilDate?, now: EpochSeconds) throws
         -> (user: UserProfile, day: CivilDate, state: RunnerState) {
+        let moment = try self.moment(user: userID, at: now)
+        let (day, state) = try runnerState(moment, day: requestedDay)
+        return (moment.profile, day, state)
+    }
+
+    /// The runner at `now` (one profile read; the offset and day derived once).
+    public func moment(user userID: UserID, at now: EpochSeconds) throws -> RunnerMoment {
         guard let user = try store.user(id: userID) else { throw EngineError.unknownUser(userID) }
-        let day = requestedDay ?? localDay(of: user, at: now)
+        return RunnerMoment(profile: user, at: now, resolver: resolver)
+    }
+
+    /// The runner's state as of the start of `requestedDay` (default: the moment's day), at the
+    /// moment's UTC offset.
+    public func runnerState(_ moment: RunnerMoment, day requestedDay: CivilDate?) throws -> (day: CivilDate, state: RunnerState) {
+        let userID = moment.profile.id
+        let day = requestedDay ?? moment.day
         // As of the start of the runner's local day: runs later that day do not change the offer.
-        let offset = user.utcOffset(at: now, resolver: resolver)
+        let offset = moment.utcOffset
         let asOf = day.startInstant(utcOffset: offset)
         func build() throws -> RunnerState {
             // Runs that are no evidence of ability (too fast, too short: record 0230) stay out.
-            let history = try store.runs(user: userID, from: asOf - 365 * 86_400, to: asOf).filter(\.isEvidence)
+            let history = try HistoryWindow.runs(of: userID, before: asOf, store: store)
             // Mission outcomes of the last 90 days decided by runs before the day (as in training).
             let past = try store.assignments(user: userID, from: day.adding(days: -90), to: day.adding(days: -1))
             return RunnerState(history: history, outcomes: PastOutcome.from(assignments: past, runs: history),
                                asOf: asOf, utcOffset: offset)
         }
-        return (user, day, try stateCache?.state(user: userID, asOf: asOf, build: build) ?? build())
+        return (day, try stateCache?.state(user: userID, asOf: asOf, build: build) ?? build())
     }
 
     /// Scores candidate specs for a runner through the feature path of `today`
@@ -41,7 +55,7 @@ extension MissionService {
     /// schema does not model get no probability and a reason instead (record 0322).
     public func score(user userID: UserID, specs: [MissionSpec], day: CivilDate?, now: EpochSeconds) throws
         -> (day: CivilDate, missions: [ScoredMission]) {
-        let (_, day, state) = try runnerState(user: userID, day: day, now: now)
+        let (day, state) = try runnerState(try moment(user: userID, at: now), day: day)
         let modelled = specs.filter { MissionFeatures.models($0.kind) }
         let probabilities = scorer.probabilities(modelled.map { MissionFeatures.vector($0, state: state) })
         var next = 0

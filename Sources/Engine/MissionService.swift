@@ -61,12 +61,19 @@ public final class MissionService: Sendable {
     /// earlier that day (fewer missions, or none, once the candidates run out).
     public func today(user userID: UserID, day requestedDay: CivilDate?, count: Int, now: EpochSeconds,
                       refresh: Bool = false) throws -> (day: CivilDate, missions: [TodayMission]) {
-        let (user, day, state) = try runnerState(user: userID, day: requestedDay, now: now)
+        try today(try moment(user: userID, at: now), day: requestedDay, count: count, refresh: refresh)
+    }
+
+    /// `today` for a runner at a moment the caller derived (the daemon's cache derives it once).
+    public func today(_ moment: RunnerMoment, day requestedDay: CivilDate?, count: Int,
+                      refresh: Bool = false) throws -> (day: CivilDate, missions: [TodayMission]) {
+        let user = moment.profile, userID = moment.profile.id, now = moment.instant
         // Offers for days long past would let a back-dated run complete them (record 0524).
-        let current = localDay(of: user, at: now)
-        guard abs(day.daysSinceEpoch - current.daysSinceEpoch) <= Self.dayReach else {
-            throw EngineError.dayOutOfRange(asked: day, today: current)
+        let current = moment.day
+        if let requestedDay, abs(requestedDay.daysSinceEpoch - current.daysSinceEpoch) > Self.dayReach {
+            throw EngineError.dayOutOfRange(asked: requestedDay, today: current)
         }
+        let (day, state) = try runnerState(moment, day: requestedDay)
         func stored() throws -> (all: [MissionAssignment], current: [MissionAssignment], enough: Bool) {
             let all = try store.assignments(user: userID, day: day)
             let current = all.filter { $0.status != .expired }

@@ -173,11 +173,10 @@ public final class RunIngestion: Sendable {
     /// Evidence of a mission the run could not complete because a refresh offered it after the run.
     public static let offeredAfterRun = "offered by a refresh after this run ended: a run completes only the missions offered before it ended, or the day's first set"
 
-    /// The runner's runs of the 365 days before `run`, each with the runner's offset at its start.
+    /// The runner's runs of the history window before `run`, each with the runner's offset at its start.
     func missionContext(of user: UserProfile, before run: RunRecord) throws -> MissionContext {
         // `runs(from:to:)` is [from, to): the run itself and any run starting with it are left out.
-        let prior = try store.runs(user: user.id, from: run.startTime - 365 * 86_400, to: run.startTime)
-            .filter(\.isEvidence).map { PriorRun(start: $0.startTime, utcOffset: user.utcOffset(at: $0.startTime, resolver: resolver), distance: $0.distance) }
+        let prior = try HistoryWindow.runs(of: user.id, before: run.startTime, store: store).map { PriorRun(start: $0.startTime, utcOffset: user.utcOffset(at: $0.startTime, resolver: resolver), distance: $0.distance) }
         return MissionContext(priorRuns: prior, utcOffset: user.utcOffset(at: run.startTime, resolver: resolver))
     }
 

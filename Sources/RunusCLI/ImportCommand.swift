@@ -1,4 +1,5 @@
 import RunusCore
+import Service
 import Storage
 
 /// `runus import`: real run histories into a database, from track files of one runner or from a

@@ -1,5 +1,6 @@
 import Foundation
 import RunusCore
+import Service
 import Server
 
 /// `runus race-loadtest`: many runners in many race rooms against a running daemon.

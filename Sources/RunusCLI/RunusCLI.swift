@@ -1,10 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import RunusCore
 
 /// The `runus` command: dispatches to sub-commands, prints help, maps errors to exit codes.
 public enum RunusCLI {
-    public static let version = "0.1.0"
+    public static let version = RunusVersion.current
 
     static let commands: [any Command.Type] = [
         SimulateCommand.self, TrainCommand.self, ServeCommand.self, CallCommand.self, LoadtestCommand.self, FeaturesCommand.self,

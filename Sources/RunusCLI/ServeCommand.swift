@@ -5,7 +5,7 @@ import Server
 import Storage
 import Learning
 import Tracking
-import Synchronization
+import Service
 
 /// `runus serve`: the daemon.
 enum ServeCommand: Command {
@@ -78,44 +78,21 @@ enum ServeCommand: Command {
             String($0.trimmingCharacters(in: .whitespaces)) }.filter { !$0.isEmpty })
         if let tokenPath { configuration.authToken = try readToken(tokenPath) }
         let log: @Sendable (String) -> Void = { line in StandardStreams().err(line + "\n") }
-        configuration.log = log
 
-        BLASThreads.useOne()  // one BLAS thread per request; parallelism from requests (record 0006)
-        // The activity classifier trains itself on synthetic tracks at first use (record 0143):
-        // do it now, not inside the first request (it took ~400 ms there).
-        _ = ActivityClassifier.default
         let source = try ModelSource(model: arguments.string("model"), models: try arguments.require("models"))
-        let artifact = try ModelFiles.readAny(from: try source.directory())
         let store = try SQLiteStore(path: try arguments.require("db"), log: log)
-        let clock = SystemClock()
-        let pusher = ServerPusher()
-        let races = RaceOperations(store: store, resolver: SystemTimeZones(), clock: clock, pusher: pusher)
-        var plausibility = PlausibilityRules()
-        plausibility.rewardWindow = try arguments.double("reward-window-days", in: 1...365)! * 86_400
-        let reloader = ModelReloader(source: source, store: store, clock: clock,
-                                     startedAt: clock.now(), stats: Stats(), log: log,
-                                     persistentOperations: { races.register(on: $0) }, plausibility: plausibility)
-        let server = LineServer(configuration: configuration, router: try reloader.initialRouter(model: artifact))
-        reloader.attach(server)
-        pusher.attach(server)
-        server.onConnectionClosed { races.connectionClosed($0) }
-        let ticking = RaceClock(races: races)
-        ticking.start()
-        defer { ticking.stop() }
-        server.installShutdownSignals { signal in log(ServerLog.line(.info, "shutdown", ["signal": .number(Double(signal))])) }
-        server.installReloadSignal { reloader.reloadLogging(trigger: "SIGHUP") }
-        let bound = try server.start()
+        var daemon = DaemonConfiguration(server: configuration, store: store,
+                                         loadModel: { try ModelFiles.readAny(from: try source.directory()) })
+        daemon.plausibility.rewardWindow = try arguments.double("reward-window-days", in: 1...365)! * 86_400
+        daemon.log = log
+        let running = try Daemon(daemon)
+        let bound = try running.start()
         for address in bound { output.out("listening on \(address)\n") }
         let example = bound.first.map { "--addr \($0) " } ?? ""
         let binary = CommandLine.arguments.first ?? "runus"
-        output.out("model \(artifact.modelVersion); try: \(binary) call \(example)'{\"op\":\"missions.today\",\"user\":\"runner-0001\"}'\n")
-        log(ServerLog.line(.info, "started", [
-            "model_version": .string(artifact.modelVersion), "loops": .number(Double(configuration.loopCount)),
-            "addresses": .array(bound.map { .string($0.description) }),
-        ]))
-        try server.run()
+        output.out("model \(running.initialModelVersion); try: \(binary) call \(example)'{\"op\":\"missions.today\",\"user\":\"runner-0001\"}'\n")
+        try running.run()
         try store.close()
-        log(ServerLog.line(.info, "stopped"))
         return .success
     }
 
@@ -143,127 +120,4 @@ enum ServeCommand: Command {
         }
         return token
     }
-}
-
-/// Builds the daemon's router for a model artifact and swaps a new one in on `model.reload` or
-/// SIGHUP: the model directory is resolved (the registry's promoted model may have changed) and
-/// read again, the schema checked, a new scorer (any artifact kind) and `MissionService` built, and `LineServer.replaceRouter` installs them atomically. Requests
-/// already running finish on the old model; none fails. Counters (`Stats`) carry over.
-final class ModelReloader: Sendable {
-    /// Where the model comes from: a fixed directory, or the registry's promoted model.
-    let source: ModelSource
-    let store: SQLiteStore
-    let clock: any Clock
-    let startedAt: EpochSeconds
-    let stats: Stats
-    let log: @Sendable (String) -> Void
-    /// Operations whose state must survive a reload (race rooms), registered on every router.
-    let persistentOperations: @Sendable (Router) -> Void
-    private let server = Mutex<LineServer?>(nil)
-    /// missions.today answers kept across reloads, dropped on each (decision 0520).
-    let todayCache = MissionsTodayCache()
-    /// Serialises reloads; holds the version being served.
-    private let serving = Mutex<String>("")
-    /// The limits runs.ingest checks runs against (`--reward-window-days`, record 0230).
-    let plausibility: PlausibilityRules
-
-    convenience init(modelDirectory: String, store: SQLiteStore, clock: any Clock, startedAt: EpochSeconds, stats: Stats,
-                     log: @escaping @Sendable (String) -> Void, persistentOperations: @escaping @Sendable (Router) -> Void = { _ in }) {
-        self.init(source: .directory(modelDirectory), store: store, clock: clock, startedAt: startedAt, stats: stats, log: log,
-                  persistentOperations: persistentOperations)
-    }
-
-    init(source: ModelSource, store: SQLiteStore, clock: any Clock, startedAt: EpochSeconds, stats: Stats,
-         log: @escaping @Sendable (String) -> Void, persistentOperations: @escaping @Sendable (Router) -> Void = { _ in },
-         plausibility: PlausibilityRules = PlausibilityRules()) {
-        self.plausibility = plausibility
-        self.source = source; self.store = store; self.clock = clock
-        self.startedAt = startedAt; self.stats = stats; self.log = log
-        self.persistentOperations = persistentOperations
-    }
-
-    func attach(_ server: LineServer) { self.server.withLock { $0 = server } }
-
-    /// The router serving `artifact`; throws `EngineError.schemaMismatch` for a foreign schema.
-    func makeRouter(artifact: AnyModelArtifact) throws -> Router {
-        let scorer = try MissionScorers.make(artifact)
-        let operations = DaemonOperations(store: store, scorer: scorer, artifact: artifact,
-                                          clock: clock, startedAt: startedAt, todayCache: todayCache,
-                                          plausibility: plausibility)
-        let router = Router(stats: stats, log: log)
-        operations.register(on: router)
-        persistentOperations(router)
-        router.register("model.reload") { [self] _ in
-            do {
-                return try reload()
-            } catch {
-                throw RequestError(code: .unavailable, message: "model.reload: \(error); still serving the previous model")
-            }
-        }
-        return router
-    }
-
-    /// The first router, before the server starts.
-    func initialRouter(artifact: ModelArtifact) throws -> Router {
-        try initialRouter(model: .logisticRegression(artifact))
-    }
-
-    /// The first router for any artifact kind, before the server starts.
-    func initialRouter(model artifact: AnyModelArtifact) throws -> Router {
-        let router = try makeRouter(artifact: artifact)
-        serving.withLock { $0 = artifact.modelVersion }
-        return router
-    }
-
-    /// Re-reads the model directory and swaps the new model in. Returns the wire result.
-    func reload() throws -> JSONValue {
-        try serving.withLock { version in
-            let previous = version
-            let artifact = try ModelFiles.readAny(from: try source.directory())
-            let router = try makeRouter(artifact: artifact)
-            server.withLock { _ = $0?.replaceRouter(with: router) }
-            todayCache.invalidateAll()
-            version = artifact.modelVersion
-            log(ServerLog.line(.info, "model_reloaded", [
-                "model_version": .string(artifact.modelVersion), "previous_model_version": .string(previous)]))
-            return ["model_version": .string(artifact.modelVersion), "previous_model_version": .string(previous)]
-        }
-    }
-
-    func reloadLogging(trigger: String) {
-        do { _ = try reload() } catch {
-            log(ServerLog.line(.error, "model_reload_failed", ["trigger": .string(trigger), "message": .string("\(error)")]))
-        }
-    }
-}
-
-/// Pushes race events through the running server.
-final class ServerPusher: LinePusher {
-    private let server = Mutex<LineServer?>(nil)
-    func attach(_ server: LineServer) { self.server.withLock { $0 = server } }
-    func push(connectionID: UInt64, line: [UInt8]) -> Bool {
-        server.withLock { $0 }?.push(connectionID: connectionID, line: line) ?? false
-    }
-}
-
-/// Advances the race rooms' clocks once a second (starts at start time, countdowns, cutoffs).
-final class RaceClock: Sendable {
-    let races: RaceOperations
-    private let running = Atomic<Bool>(false)
-    /// Tick interval, seconds.
-    static let interval = 1.0
-
-    init(races: RaceOperations) { self.races = races }
-
-    func start() {
-        running.store(true, ordering: .relaxed)
-        Thread.detachNewThread { [self] in
-            while running.load(ordering: .relaxed) {
-                Thread.sleep(forTimeInterval: Self.interval)
-                races.tick()
-            }
-        }
-    }
-
-    func stop() { running.store(false, ordering: .relaxed) }
 }

@@ -1,4 +1,5 @@
 import RunusCore
+import Service
 import Tracking
 import TrackFormats
 import Missions

@@ -3,6 +3,7 @@ import Foundation
 import RunusCore
 import Server
 import Storage
+@testable import Service
 @testable import RunusCLI
 
 /// `runus serve` as a child process, killed during a stream of `runs.ingest` (SIGKILL: a crash;

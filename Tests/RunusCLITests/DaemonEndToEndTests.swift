@@ -6,6 +6,7 @@ import Learning
 import Engine
 import Server
 import Storage
+@testable import Service
 @testable import RunusCLI
 
 /// The daemon's operations over a real TCP socket and a real store, one connection throughout.

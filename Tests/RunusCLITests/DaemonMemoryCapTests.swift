@@ -3,6 +3,7 @@ import RunusCore
 import Server
 import Storage
 import Testing
+@testable import Service
 @testable import RunusCLI
 
 /// Many Unix-socket connections, each sending one unterminated line, multiplexed on one thread

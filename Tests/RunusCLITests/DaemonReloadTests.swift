@@ -5,6 +5,7 @@ import Features
 import Learning
 import Server
 import Synchronization
+@testable import Service
 @testable import RunusCLI
 
 @Suite("daemon hot reload, token and load tool", .serialized)

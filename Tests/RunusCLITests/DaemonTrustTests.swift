@@ -2,6 +2,7 @@ import Testing
 import Foundation
 import RunusCore
 import Server
+@testable import Service
 @testable import RunusCLI
 
 /// Issue 22 (found 2026-12-01), over a real socket: runners' records never collide, one run

@@ -5,6 +5,7 @@ import Tracking
 import TrackFormats
 import Storage
 import Engine
+@testable import Service
 @testable import RunusCLI
 
 /// Every run row of a database file, tracks included, in id order: what "same rows" means.

@@ -4,6 +4,7 @@ import RunusCore
 import Tracking
 import Missions
 import Server
+@testable import Service
 @testable import RunusCLI
 
 /// `missions.evaluate`, `missions.progress` and `missions.score` over a real socket (records

@@ -4,6 +4,7 @@ import RunusCore
 import Engine
 import Server
 import Storage
+@testable import Service
 @testable import RunusCLI
 
 /// missions.today from the cache against the uncached computation (the oracle), across the

@@ -6,6 +6,7 @@ import Learning
 import Engine
 import Server
 import Storage
+@testable import Service
 @testable import RunusCLI
 
 /// One small simulated database shared by the suite (simulating is the slow part in debug builds).
@@ -173,8 +174,10 @@ struct ModelsRegistryTests {
         #expect(imported.stdout.contains("imported 3 runs"), "\(imported.stdout)")
         _ = try train(db, "lr", to: root + "/default")
         let store = try SQLiteStore(path: db)
-        let reloader = ModelReloader(source: .registry(root), store: store, clock: FixedClock(1_800_000_000),
-                                     startedAt: 1_799_999_990, stats: Stats(), log: { _ in })
+        // The registry's served model, resolved again at every reload, as `runus serve --models` does.
+        let source = ModelSource.registry(root)
+        let reloader = ModelReloader(loadModel: { try ModelFiles.readAny(from: try source.directory()) }, store: store,
+                                     clock: FixedClock(1_800_000_000), startedAt: 1_799_999_990, stats: Stats(), log: { _ in })
         var configuration = ServerConfiguration(addresses: [.tcp(host: "127.0.0.1", port: 0)])
         configuration.log = { _ in }
         let server = LineServer(configuration: configuration,

@@ -3,6 +3,7 @@ import Foundation
 import RunusCore
 import Server
 import Storage
+@testable import Service
 @testable import RunusCLI
 
 /// Issue 22, found 2026-12-01: well-formed runs with degenerate numbers were stored, and the

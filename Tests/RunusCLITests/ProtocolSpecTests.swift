@@ -6,17 +6,19 @@ import Learning
 import Engine
 import Server
 import Storage
+@testable import Service
 @testable import RunusCLI
 
 /// A daemon wired as `runus serve` wires it (ModelReloader, shared Stats), on 127.0.0.1:0, with
 /// one runner `runner-0001` and a model directory holding a test artifact.
 final class ProductionDaemon: @unchecked Sendable {
     let dir: TemporaryDirectory
-    let server: LineServer
-    let reloader: ModelReloader
+    let daemon: Daemon
+    var server: LineServer { daemon.server }
+    var reloader: ModelReloader { daemon.reloader }
+    var races: RaceOperations { daemon.races }
     let address: ServerAddress
     let store: SQLiteStore
-    let races: RaceOperations
     /// What the store logged (stored runs repaired or skipped when read).
     let storeLog = LogSink()
     private let finished = DispatchSemaphore(value: 0)
@@ -42,23 +44,18 @@ final class ProductionDaemon: @unchecked Sendable {
                                           distance: 6000, elapsed: 2100, moving: 2000, elevationGain: 20, source: "test"))
         }
         try ModelFiles.write(artifact: try Self.artifact(version: "test-1"), card: "test", to: dir.file("model"))
-        let pusher = ServerPusher()
-        let races = RaceOperations(store: store, resolver: SystemTimeZones(), clock: FixedClock(1_800_000_000), pusher: pusher)
-        self.races = races
-        reloader = ModelReloader(modelDirectory: dir.file("model"), store: store, clock: FixedClock(1_800_000_000),
-                                 startedAt: 1_799_999_990, stats: Stats(), log: { _ in },
-                                 persistentOperations: { races.register(on: $0) })
         var configuration = ServerConfiguration(addresses: [.tcp(host: "127.0.0.1", port: 0)])
-        configuration.log = { _ in }
         configuration.offloadedOperations = ["model.reload"]
         configure(&configuration)
-        server = LineServer(configuration: configuration,
-                            router: try reloader.initialRouter(artifact: try ModelFiles.read(from: dir.file("model"))))
-        reloader.attach(server)
-        pusher.attach(server)
-        server.onConnectionClosed { races.connectionClosed($0) }
-        address = try server.start()[0]
-        let server = self.server, finished = self.finished
+        let modelDirectory = dir.file("model")
+        var wiring = DaemonConfiguration(server: configuration, store: store,
+                                         loadModel: { try ModelFiles.readAny(from: modelDirectory) })
+        wiring.clock = FixedClock(1_800_000_000)
+        wiring.log = { _ in }
+        wiring.runsRaceClock = false  // tests tick the rooms themselves
+        daemon = try Daemon(wiring)
+        address = try daemon.start(signals: false)[0]
+        let server = daemon.server, finished = self.finished
         Thread.detachNewThread {
             try? server.run()
             finished.signal()

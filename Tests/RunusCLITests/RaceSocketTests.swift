@@ -5,6 +5,7 @@ import RunusCore
 import Tracking
 import Server
 import Storage
+@testable import Service
 @testable import RunusCLI
 
 /// A clock the test moves by hand.

@@ -2,36 +2,8 @@ import RunusCore
 import Engine
 import Server
 
-/// `users.upsert`, `runs.ingest`, `history` and `progress` (docs/protocol.md).
+/// `runs.ingest`, `history`, `progress` and `goals.recommend` (docs/protocol.md).
 extension DaemonOperations {
-    func usersUpsert(_ request: Request) throws -> JSONValue {
-        let id = try request.string("user")
-        guard !id.isEmpty, id.utf8.count <= 128 else {
-            throw RequestError.badRequest("users.upsert: parameter 'user' must be 1 to 128 bytes, got \(id.utf8.count)")
-        }
-        let timeZone = try request.string("time_zone")
-        guard SystemTimeZones.isKnown(timeZone) else {
-            throw RequestError.badRequest("users.upsert: time_zone '\(timeZone.prefix(60))' is not an IANA time zone (e.g. \"Europe/Paris\")")
-        }
-        var sex: String?
-        if let value = request.optional("sex") {
-            guard let text = value.stringValue, ["f", "m", "x"].contains(text) else {
-                throw RequestError.badRequest("users.upsert: parameter 'sex' is \(JSONWriter.string(value).prefix(20)), expected \"f\", \"m\" or \"x\"")
-            }
-            sex = text
-        }
-        let now = clock.now()
-        let birthYear = try Self.optionalNumber(request, "birth_year", 1900...2100).map { Int(saturating: $0) }
-        let profile = UserProfile(
-            id: id, birthYear: birthYear, sex: sex,
-            heightCm: try Self.optionalNumber(request, "height_cm", 50...260),
-            weightKg: try Self.optionalNumber(request, "weight_kg", 20...350),
-            timeZone: timeZone, utcOffsetSeconds: resolver.offset(timeZone: timeZone, at: now) ?? 0)
-        let existed = try store.user(id: id) != nil
-        try store.upsertUser(profile)
-        return ["user": .string(id), "created": .bool(!existed)]
-    }
-
     func runsIngest(_ request: Request) throws -> JSONValue {
         let user = try request.string("user")
         let runID = try request.string("run_id")
@@ -39,19 +11,15 @@ extension DaemonOperations {
             throw RequestError.badRequest("runs.ingest: parameter 'run_id' must be 1 to 128 bytes, got \(runID.utf8.count)")
         }
         let track = try WireTrack.track(from: request.optional("points"), op: "runs.ingest")
-        do {
-            return try RunIngestion(store: store, resolver: resolver, rules: plausibility)
+        return try WireErrors.engine("runs.ingest") {
+            try RunIngestion(store: store, resolver: resolver, rules: plausibility)
                 .ingest(user: user, clientRunID: runID, track: track, now: clock.now())
-        } catch IngestError.unknownUser(let id) {
-            throw Self.unknownUser("runs.ingest", id)
-        } catch let error as IngestError {
-            throw RequestError.badRequest("runs.ingest: \(error)")
         }
     }
 
     func history(_ request: Request) throws -> JSONValue {
         let user = try request.string("user")
-        guard let from = try Self.day(request, "from"), let to = try Self.day(request, "to") else {
+        guard let from = try request.day("from"), let to = try request.day("to") else {
             throw RequestError.badRequest("history: parameters 'from' and 'to' (YYYY-MM-DD, local days) are required")
         }
         guard from <= to, to.daysSinceEpoch - from.daysSinceEpoch < HistoryService.maximumDays else {
@@ -64,7 +32,7 @@ extension DaemonOperations {
             }
             size = parsed
         }
-        let answer = try Self.engine("history") {
+        let answer = try WireErrors.engine("history") {
             try HistoryService(store: store, resolver: resolver).history(user: user, from: from, to: to, size: size)
         }
         func r(_ x: Double) -> JSONValue { .number((x * 10).rounded() / 10) }
@@ -87,7 +55,7 @@ extension DaemonOperations {
 
     func progress(_ request: Request) throws -> JSONValue {
         let user = try request.string("user")
-        let answer = try Self.engine("progress") { try ProgressService(store: store).progress(user: user) }
+        let answer = try WireErrors.engine("progress") { try ProgressService(store: store).progress(user: user) }
         return [
             "user": .string(user),
             "xp": .number(Double(answer.level.xp)), "level": .number(Double(answer.level.level)),
@@ -106,7 +74,7 @@ extension DaemonOperations {
 extension DaemonOperations {
     func goalsRecommend(_ request: Request) throws -> JSONValue {
         let user = try request.string("user")
-        let goals = try Self.engine("goals.recommend") { try GoalService(store: store).recommend(user: user, now: clock.now()) }
+        let goals = try WireErrors.engine("goals.recommend") { try GoalService(store: store).recommend(user: user, now: clock.now()) }
         return [
             "user": .string(user),
             "suggested_run": ["distance_m": .number(goals.distance), "duration_s": .number(goals.duration),

@@ -4,16 +4,9 @@ import Engine
 import Tracking
 import Server
 
-/// Sends unsolicited lines to a connection (the server implements it; tests may fake it).
-protocol LinePusher: Sendable {
-    /// Queues `line` (without the newline) for the connection; false when it is gone.
-    @discardableResult
-    func push(connectionID: UInt64, line: [UInt8]) -> Bool
-}
-
 /// The race operations (docs/protocol.md): rooms live in `RaceService`; this type turns wire
 /// requests into service calls and fans the rooms' events out to the connections watching them.
-final class RaceOperations: Sendable {
+public final class RaceOperations: Sendable {
     typealias Tracker = LiveRaceTracker
     let service: RaceService<Tracker>
     let clock: any Clock
@@ -42,8 +35,8 @@ final class RaceOperations: Sendable {
 
     let store: any EngineStore
 
-    init(store: any EngineStore, resolver: any UTCOffsetResolver, clock: any Clock, pusher: any LinePusher,
-         limits: RaceLimits = RaceLimits()) {
+    public init(store: any EngineStore, resolver: any UTCOffsetResolver, clock: any Clock, pusher: any LinePusher,
+                limits: RaceLimits = RaceLimits()) {
         // The activity classifier's forest is built at first use: build it here, not inside the
         // first race.join or race.position request.
         _ = ActivityClassifier.default
@@ -53,7 +46,7 @@ final class RaceOperations: Sendable {
         self.pusher = pusher
     }
 
-    func register(on router: Router) {
+    public func register(on router: Router) {
         router.register("race.create") { [self] in try create($0) }
         router.register("race.list") { [self] in try list($0) }
         router.register("race.join") { [self] in try join($0) }
@@ -64,12 +57,12 @@ final class RaceOperations: Sendable {
     }
 
     /// Advances every room's clock and pushes what happened (the daemon calls it every second).
-    func tick() {
+    public func tick() {
         for (race, events) in service.tick(now: clock.now()) { publish(race, events) }
     }
 
     /// Forgets a closed connection's subscriptions.
-    func connectionClosed(_ id: UInt64) {
+    public func connectionClosed(_ id: UInt64) {
         watchers.withLock { all in for key in all.keys { all[key]?.remove(id) } }
     }
 
@@ -96,7 +89,7 @@ final class RaceOperations: Sendable {
                 throw RequestError.badRequest("race.create: capacity \(capacity) is outside 2...1000")
             }
         }
-        let isPublic = try DaemonOperations.optionalBool(request, "public") ?? true
+        let isPublic = try request.optionalBool("public") ?? true
         let id = "race-" + Self.secret()
         let invite = isPublic ? nil : Self.secret()
         try call(id) {
@@ -112,10 +105,10 @@ final class RaceOperations: Sendable {
     }
 
     func list(_ request: Request) throws -> JSONValue {
-        let minD = try DaemonOperations.optionalNumber(request, "min_distance_m", 0...1e6) ?? 0
-        let maxD = try DaemonOperations.optionalNumber(request, "max_distance_m", 0...1e6) ?? 1e6
-        let from = try DaemonOperations.optionalNumber(request, "from", 0...1e11) ?? 0
-        let to = try DaemonOperations.optionalNumber(request, "to", 0...1e11) ?? 1e11
+        let minD = try request.optionalNumber("min_distance_m", 0...1e6) ?? 0
+        let maxD = try request.optionalNumber("max_distance_m", 0...1e6) ?? 1e6
+        let from = try request.optionalNumber("from", 0...1e11) ?? 0
+        let to = try request.optionalNumber("to", 0...1e11) ?? 1e11
         guard minD <= maxD, from <= to else { throw RequestError.badRequest("race.list: empty range") }
         var limit = Self.defaultPageSize
         if request.optional("limit") != nil {
@@ -210,17 +203,9 @@ final class RaceOperations: Sendable {
 
     // MARK: helpers
 
-    /// Maps service errors to wire errors.
+    /// Runs a race service call, its errors translated by `WireErrors` (named by the race).
     private func call<T>(_ race: String, _ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as RaceServiceError {
-            switch error {
-            case .unknownRace, .unknownUser: throw RequestError.notFound("\(error)")
-            case .duplicate, .notFinished, .tooManyRacesByCreator: throw RequestError.badRequest("\(error)")
-            case .tooManyRaces: throw RequestError(code: .unavailable, message: "\(error)")
-            }
-        } catch let error as RaceError {
-            throw RequestError.badRequest("race \(race): \(error)")
-        }
+        try WireErrors.engine("race \(race.prefix(80))", body)
     }
 
     func publish(_ race: String, _ events: [RaceEvent], cause: JSONValue? = nil) {

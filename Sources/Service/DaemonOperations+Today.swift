@@ -18,7 +18,7 @@ extension DaemonOperations {
         init(_ request: Request) throws {
             user = try request.string("user")
             guard !user.isEmpty else { throw RequestError.badRequest("missions.today: parameter 'user' is empty") }
-            day = try DaemonOperations.day(request, "date")
+            day = try request.day("date")
             var count = DaemonOperations.defaultMissionCount
             if request.optional("k") != nil {
                 count = try request.int("k")
@@ -27,45 +27,45 @@ extension DaemonOperations {
                 }
             }
             self.count = count
-            refresh = try DaemonOperations.optionalBool(request, "refresh") ?? false
-            stretch = try DaemonOperations.optionalBool(request, "stretch") ?? false
+            refresh = try request.optionalBool("refresh") ?? false
+            stretch = try request.optionalBool("stretch") ?? false
         }
     }
 
     /// `missions.today` without the answer cache (the oracle the cached answers are tested
     /// against; the runner-state cache is still used).
     func missionsToday(_ request: Request) throws -> JSONValue {
-        try todayAnswer(TodayParameters(request), now: clock.now())
+        let parameters = try TodayParameters(request)
+        let moment = try WireErrors.engine("missions.today") { try missions.moment(user: parameters.user, at: clock.now()) }
+        return try todayAnswer(parameters, moment)
     }
 
     /// `missions.today` as served: a kept answer when the user's missions, runs and profile have
     /// not changed since it was computed; the computed one otherwise (then kept).
     func cachedMissionsToday(_ request: Request) throws -> EncodedJSON {
         let parameters = try TodayParameters(request)
-        let now = clock.now()
+        guard let profile = try todayCache.profile(parameters.user, store: store) else {
+            throw WireErrors.unknownUser("missions.today", parameters.user)
+        }
+        // The offset and day, derived once: the key and the computed answer agree on them.
+        let moment = RunnerMoment(profile: profile, at: clock.now(), resolver: resolver)
         if parameters.refresh {
             defer { todayCache.invalidate(user: parameters.user) }
-            return EncodedJSON(try todayAnswer(parameters, now: now))
+            return EncodedJSON(try todayAnswer(parameters, moment))
         }
-        guard let profile = try todayCache.profile(parameters.user, store: store) else {
-            throw Self.unknownUser("missions.today", parameters.user)
-        }
-        // The same offset and day MissionService.today derives from `now`.
-        let offset = profile.utcOffset(at: now, resolver: resolver)
-        let day = parameters.day ?? CivilDate(instant: now, utcOffset: offset)
-        let key = MissionsTodayCache.Key.answer(day: day, utcOffset: offset, count: parameters.count,
-                                                stretch: parameters.stretch, modelVersion: missions.modelVersion)
+        let key = MissionsTodayCache.Key.answer(day: parameters.day ?? moment.day, utcOffset: moment.utcOffset,
+                                                count: parameters.count, stretch: parameters.stretch,
+                                                modelVersion: missions.modelVersion)
         let (value, ticket) = todayCache.entries.lookup(parameters.user, key)
         if case .answer(let answer)? = value { return answer }
-        let answer = EncodedJSON(try todayAnswer(parameters, now: now))
+        let answer = EncodedJSON(try todayAnswer(parameters, moment))
         todayCache.entries.store(parameters.user, key, .answer(answer), ticket: ticket)
         return answer
     }
 
-    func todayAnswer(_ parameters: TodayParameters, now: EpochSeconds) throws -> JSONValue {
-        var answer = try Self.engine("missions.today") {
-            try missions.today(user: parameters.user, day: parameters.day, count: parameters.count,
-                               now: now, refresh: parameters.refresh)
+    func todayAnswer(_ parameters: TodayParameters, _ moment: RunnerMoment) throws -> JSONValue {
+        var answer = try WireErrors.engine("missions.today") {
+            try missions.today(moment, day: parameters.day, count: parameters.count, refresh: parameters.refresh)
         }
         if !parameters.stretch { answer.missions.removeAll { $0.isStretch } }
         return [

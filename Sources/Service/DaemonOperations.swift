@@ -4,17 +4,10 @@ import Learning
 import Missions
 import Server
 
-/// The wall clock (the only reader of the real time; pure code gets a `Clock`).
-struct SystemClock: Clock {
-    func now() -> EpochSeconds {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
-}
-
-/// The daemon's operations: wire parameters in, engine calls, wire results out. Specs and
-/// examples of every operation are in docs/protocol.md.
+/// The daemon's operations: wire parameters in, one Engine call, wire results out (each
+/// handler is parse → call → encode, as Redis's commands are). Specs and examples of every
+/// operation are in docs/protocol.md; one file per resource: `+Users`, `+Runs`, `+Missions`,
+/// `+Today`, and `RaceOperations` for the races. Errors go through `WireErrors`.
 struct DaemonOperations: Sendable {
     let missions: MissionService
     let artifact: AnyModelArtifact
@@ -63,7 +56,7 @@ struct DaemonOperations: Sendable {
     func health() -> JSONValue {
         [
             "status": "ok",
-            "version": .string(RunusCLI.version),
+            "version": .string(RunusVersion.current),
             "model_version": .string(artifact.modelVersion),
             "uptime_s": .number(((clock.now() - startedAt) * 1000).rounded() / 1000),
         ]
@@ -71,49 +64,13 @@ struct DaemonOperations: Sendable {
 
     /// Version, kind, calibration, schema, provenance and metrics (`AnyModelArtifact.info`).
     func modelInfo() -> JSONValue { artifact.info }
-
-    static func unknownUser(_ op: String, _ id: UserID) -> RequestError {
-        RequestError.notFound("\(op): no user '\(id)'; send users.upsert first")
-    }
-
-    /// Runs an Engine call for operation `op`, mapping the Engine's errors to wire errors in one
-    /// place: an unknown user is `not_found`, a day out of range `bad_request`.
-    static func engine<T>(_ op: String, _ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch EngineError.unknownUser(let id) {
-            throw unknownUser(op, id)
-        } catch let error as EngineError {
-            if case .schemaMismatch = error { throw error }
-            throw RequestError.badRequest("\(op): \(error)")
-        }
-    }
-
-    static func day(_ request: Request, _ key: String) throws -> CivilDate? {
-        guard let value = request.optional(key) else { return nil }
-        guard let text = value.stringValue, let day = CivilDate(iso: text) else {
-            throw RequestError.badRequest("\(request.op): parameter '\(key)' is \(JSONWriter.string(value).prefix(40)), expected \"YYYY-MM-DD\"")
-        }
-        return day
-    }
-
-    static func optionalBool(_ request: Request, _ key: String) throws -> Bool? {
-        guard let value = request.optional(key) else { return nil }
-        guard let b = value.boolValue else {
-            throw RequestError.badRequest("\(request.op): parameter '\(key)' is \(value.typeName), expected true or false")
-        }
-        return b
-    }
-
-    static func optionalNumber(_ request: Request, _ key: String, _ range: ClosedRange<Double>) throws -> Double? {
-        guard let value = request.optional(key) else { return nil }
-        guard let x = value.doubleValue, range.contains(x) else {
-            throw RequestError.badRequest("\(request.op): parameter '\(key)' is \(JSONWriter.string(value).prefix(40)), expected a number in [\(range.lowerBound), \(range.upperBound)]")
-        }
-        return x
-    }
 }
 
-#if canImport(Glibc)
-import Glibc
-#endif
+extension DaemonOperations {
+    /// Operations serving a logistic-regression artifact.
+    init(store: any EngineStore, scorer: any MissionScorer, artifact: ModelArtifact, clock: any Clock,
+         startedAt: EpochSeconds, resolver: any UTCOffsetResolver = SystemTimeZones()) {
+        self.init(store: store, scorer: scorer, artifact: .logisticRegression(artifact), clock: clock,
+                  startedAt: startedAt, resolver: resolver)
+    }
+}

@@ -1,0 +1,142 @@
+import RunusCore
+import Tracking
+import TrackFormats
+import Missions
+
+/// Where a mission's live progress comes from (`missions.progress`, record 0323).
+public enum MissionProgressSource: String, Sendable {
+    /// Not checked: no run yet, or the stored spec cannot be read.
+    case none
+    /// Completed earlier: the stored outcome.
+    case stored
+    /// The partial track the client sent.
+    case track
+    /// The best of the day's stored runs that may complete it.
+    case runsToday = "runs_today"
+}
+
+/// One open mission of the day with its live progress.
+public struct MissionProgressEntry: Sendable {
+    public let assignment: MissionAssignment
+    /// Nil when this version cannot read the stored spec.
+    public let spec: MissionSpec?
+    public let source: MissionProgressSource
+    /// Nil when nothing was checked (`source` none or stored).
+    public let evaluation: MissionEvaluation?
+}
+
+/// A runner's missions of a local day with live progress: against a partial track the client
+/// sends, else against the runner's stored runs of that day that may complete each mission
+/// (rewarded runs, and not a set a refresh offered after the run: `RunIngestion.mayComplete`);
+/// the runner's earlier runs (`HistoryWindow`) feed the multi-run kinds either way. Nothing is
+/// stored (record 0323).
+public struct MissionProgressService: Sendable {
+    let store: any EngineStore
+    let resolver: any UTCOffsetResolver
+
+    public init(store: any EngineStore, resolver: any UTCOffsetResolver = FixedOffsetResolver()) {
+        self.store = store; self.resolver = resolver
+    }
+
+    public func progress(user userID: UserID, day requestedDay: CivilDate?, live: Track?, now: EpochSeconds) throws
+        -> (day: CivilDate, missions: [MissionProgressEntry]) {
+        guard let user = try store.user(id: userID) else { throw EngineError.unknownUser(userID) }
+        let moment = RunnerMoment(profile: user, at: now, resolver: resolver)
+        let day = requestedDay ?? moment.day
+        let dayOffers = try store.assignments(user: userID, day: day)
+        let open = dayOffers.filter { $0.status != .expired }
+        guard !open.isEmpty else { return (day, []) }
+        let specs = open.map { try? MissionSpec(json: try JSONParser.parse($0.specJSON)) }
+        let dayStart = day.startInstant(utcOffset: moment.utcOffset)
+        let kinds = Set(specs.compactMap { $0?.kind })
+        // Runs before the day's end: the evaluator ignores runs at or after the one it checks.
+        let history = try priorRuns(of: user, before: dayStart + 86_400,
+                                    withTracks: kinds.contains(.personalBest) || kinds.contains(.explorer))
+        let liveRun = live.map { MissionRun(track: $0) }
+        var todays: [(end: EpochSeconds, run: MissionRun)]?
+        func runsToday() throws -> [(end: EpochSeconds, run: MissionRun)] {
+            if let todays { return todays }
+            let runs = try store.runs(user: userID, from: dayStart, to: dayStart + 86_400).filter(\.rewarded).map { record in
+                (record.endTime, try missionRun(record) ?? MissionRun(metrics: RunMetrics(track: Track(points: []))))
+            }
+            todays = runs
+            return runs
+        }
+        var out: [MissionProgressEntry] = []
+        for (a, spec) in zip(open, specs) {
+            guard let spec else {
+                out.append(MissionProgressEntry(assignment: a, spec: nil, source: .none, evaluation: nil)); continue
+            }
+            if a.status == .completed {
+                out.append(MissionProgressEntry(assignment: a, spec: spec, source: .stored, evaluation: nil))
+            } else if let liveRun {
+                let e = evaluate(spec, liveRun, history, user: user, now: now)
+                out.append(MissionProgressEntry(assignment: a, spec: spec, source: .track, evaluation: e))
+            } else {
+                var best: MissionEvaluation?
+                for (end, run) in try runsToday() where RunIngestion.mayComplete(a, runEndingAt: end, dayOffers: dayOffers) {
+                    let e = evaluate(spec, run, history, user: user, now: now)
+                    if let b = best, !Self.better(e, than: b) { continue }
+                    best = e
+                }
+                out.append(MissionProgressEntry(assignment: a, spec: spec, source: best == nil ? .none : .runsToday, evaluation: best))
+            }
+        }
+        return (day, out)
+    }
+
+    /// A stored run's track as the evaluator reads it; nil for a summary-only run or a track
+    /// this version cannot decode.
+    func missionRun(_ record: RunRecord) throws -> MissionRun? {
+        guard let bytes = try store.run(user: record.userID, id: record.id)?.track,
+              let track = try? CompactTrackCodec.decode(bytes) else { return nil }
+        return MissionRun(track: track)
+    }
+
+    /// A runner's earlier runs as the multi-run kinds see them, with the cells each covered
+    /// (explorer) when tracks were decoded.
+    struct PriorRuns {
+        let priors: [PriorRun]
+        /// (start, cells) per run with a usable stored track; nil when tracks were not read.
+        let cells: [(start: EpochSeconds, cells: Set<GridCell>)]?
+
+        /// The context for a run starting at `start`: only runs that started before it count
+        /// (the evaluator drops later prior runs itself; cells are filtered here).
+        func context(start: EpochSeconds, utcOffset: Int) -> MissionContext {
+            MissionContext(priorRuns: priors,
+                           visitedCells: cells.map { $0.filter { $0.start < start }.reduce(into: Set<GridCell>()) { $0.formUnion($1.cells) } },
+                           utcOffset: utcOffset)
+        }
+    }
+
+    /// The runner's runs of the history window before `instant`; with `withTracks`, their best
+    /// efforts and covered cells too (decoding every stored track: only for personal best and explorer).
+    func priorRuns(of user: UserProfile, before instant: EpochSeconds, withTracks: Bool) throws -> PriorRuns {
+        var priors: [PriorRun] = []
+        var cells: [(start: EpochSeconds, cells: Set<GridCell>)] = []
+        for record in try HistoryWindow.runs(of: user.id, before: instant, store: store) {
+            let offset = user.utcOffset(at: record.startTime, resolver: resolver)
+            if withTracks, let run = try missionRun(record), run.metrics.profile.times.count >= 2 {
+                priors.append(PriorRun(metrics: run.metrics, utcOffset: offset))
+                if run.hasPositions { cells.append((run.metrics.startTime, ExplorerGrid.cells(of: run))) }
+                continue
+            }
+            priors.append(PriorRun(start: record.startTime, utcOffset: offset, distance: record.distance))
+        }
+        return PriorRuns(priors: priors, cells: withTracks ? cells : nil)
+    }
+
+    /// Checks one run with the runner's UTC offset at its start (a live track without fixes yet
+    /// uses `now`).
+    func evaluate(_ spec: MissionSpec, _ run: MissionRun, _ history: PriorRuns, user: UserProfile, now: EpochSeconds) -> MissionEvaluation {
+        let start = run.metrics.profile.times.isEmpty ? now : run.metrics.startTime
+        let context = history.context(start: start, utcOffset: user.utcOffset(at: start, resolver: resolver))
+        return MissionEvaluator.evaluate(spec, run: run, context: context)
+    }
+
+    /// Completed beats failed beats in progress; then more progress.
+    static func better(_ a: MissionEvaluation, than b: MissionEvaluation) -> Bool {
+        func rank(_ e: MissionEvaluation) -> Int { e.status == .completed ? 2 : e.status == .failed ? 1 : 0 }
+        return (rank(a), a.progress) > (rank(b), b.progress)
+    }
+}

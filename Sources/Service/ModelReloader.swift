@@ -1,0 +1,90 @@
+import Synchronization
+import RunusCore
+import Engine
+import Learning
+import Server
+
+/// Builds the daemon's router for a model artifact and swaps a new one in on `model.reload` or
+/// SIGHUP: the model is loaded again (`loadModel`: the CLI resolves the registry's promoted
+/// model and reads its file), the schema checked, a new scorer (any artifact kind) and
+/// `MissionService` built, and `LineServer.replaceRouter` installs them atomically. Requests
+/// already running finish on the old model; none fails. Counters (`Stats`) carry over, and so
+/// do the day's offers (record 0524): a reload changes the scores of new offers only.
+public final class ModelReloader: Sendable {
+    /// Reads the model to serve now; throws when it cannot (the old one stays).
+    let loadModel: @Sendable () throws -> AnyModelArtifact
+    let store: any EngineStore
+    let clock: any Clock
+    let resolver: any UTCOffsetResolver
+    let startedAt: EpochSeconds
+    let stats: Stats
+    let log: @Sendable (String) -> Void
+    /// Operations whose state must survive a reload (race rooms), registered on every router.
+    let persistentOperations: @Sendable (Router) -> Void
+    private let server = Mutex<LineServer?>(nil)
+    /// missions.today answers kept across reloads, dropped on each (decision 0520).
+    let todayCache = MissionsTodayCache()
+    /// Serialises reloads; holds the version being served.
+    private let serving = Mutex<String>("")
+    /// The limits runs.ingest checks runs against (`--reward-window-days`, record 0230).
+    let plausibility: PlausibilityRules
+
+    public init(loadModel: @escaping @Sendable () throws -> AnyModelArtifact, store: any EngineStore, clock: any Clock,
+                resolver: any UTCOffsetResolver = SystemTimeZones(), startedAt: EpochSeconds, stats: Stats,
+                log: @escaping @Sendable (String) -> Void, persistentOperations: @escaping @Sendable (Router) -> Void = { _ in },
+                plausibility: PlausibilityRules = PlausibilityRules()) {
+        self.loadModel = loadModel; self.store = store; self.clock = clock; self.resolver = resolver
+        self.startedAt = startedAt; self.stats = stats; self.log = log
+        self.persistentOperations = persistentOperations; self.plausibility = plausibility
+    }
+
+    public func attach(_ server: LineServer) { self.server.withLock { $0 = server } }
+
+    /// The router serving `artifact`; throws `EngineError.schemaMismatch` for a foreign schema.
+    func makeRouter(artifact: AnyModelArtifact) throws -> Router {
+        let scorer = try MissionScorers.make(artifact)
+        let operations = DaemonOperations(store: store, scorer: scorer, artifact: artifact, clock: clock,
+                                          startedAt: startedAt, resolver: resolver, todayCache: todayCache,
+                                          plausibility: plausibility)
+        let router = Router(stats: stats, log: log)
+        operations.register(on: router)
+        persistentOperations(router)
+        router.register("model.reload") { [self] _ in
+            do {
+                return try reload()
+            } catch {
+                throw RequestError(code: .unavailable, message: "model.reload: \(error); still serving the previous model")
+            }
+        }
+        return router
+    }
+
+    /// The first router, before the server starts.
+    public func initialRouter(model artifact: AnyModelArtifact) throws -> Router {
+        let router = try makeRouter(artifact: artifact)
+        serving.withLock { $0 = artifact.modelVersion }
+        return router
+    }
+
+    /// Loads the model again and swaps it in. Returns the wire result.
+    public func reload() throws -> JSONValue {
+        try serving.withLock { version in
+            let previous = version
+            let artifact = try loadModel()
+            let router = try makeRouter(artifact: artifact)
+            server.withLock { _ = $0?.replaceRouter(with: router) }
+            todayCache.invalidateAll()
+            version = artifact.modelVersion
+            log(ServerLog.line(.info, "model_reloaded", [
+                "model_version": .string(artifact.modelVersion), "previous_model_version": .string(previous)]))
+            return ["model_version": .string(artifact.modelVersion), "previous_model_version": .string(previous)]
+        }
+    }
+
+    /// `reload`, with a failure logged instead of thrown (SIGHUP has nobody to answer).
+    public func reloadLogging(trigger: String) {
+        do { _ = try reload() } catch {
+            log(ServerLog.line(.error, "model_reload_failed", ["trigger": .string(trigger), "message": .string("\(error)")]))
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import RunusCore
+import Missions
+import Server
+
+/// The daemon's parameter checks beyond `Request`'s own (string, int, double): each throws
+/// `bad_request` naming the operation, the parameter, the bad value and what was expected.
+extension Request {
+    /// An optional local day `YYYY-MM-DD`.
+    func day(_ key: String) throws -> CivilDate? {
+        guard let value = optional(key) else { return nil }
+        guard let text = value.stringValue, let day = CivilDate(iso: text) else {
+            throw RequestError.badRequest("\(op): parameter '\(key)' is \(JSONWriter.string(value).prefix(40)), expected \"YYYY-MM-DD\"")
+        }
+        return day
+    }
+
+    func optionalBool(_ key: String) throws -> Bool? {
+        guard let value = optional(key) else { return nil }
+        guard let b = value.boolValue else {
+            throw RequestError.badRequest("\(op): parameter '\(key)' is \(value.typeName), expected true or false")
+        }
+        return b
+    }
+
+    /// An optional number inside `range` (finite by construction: the parser refuses others).
+    func optionalNumber(_ key: String, _ range: ClosedRange<Double>) throws -> Double? {
+        guard let value = optional(key) else { return nil }
+        guard let x = value.doubleValue, range.contains(x) else {
+            throw RequestError.badRequest("\(op): parameter '\(key)' is \(JSONWriter.string(value).prefix(40)), expected a number in [\(range.lowerBound), \(range.upperBound)]")
+        }
+        return x
+    }
+
+    /// A mission spec object (`value` is the parameter, or an element of one, named `name`).
+    static func spec(_ value: JSONValue?, op: String, name: String) throws -> MissionSpec {
+        guard let value else { throw RequestError.badRequest("\(op): parameter '\(name)' is missing, expected a mission spec object") }
+        do {
+            return try MissionSpec(json: value)
+        } catch {
+            throw RequestError.badRequest("\(op): \(name): \(error)")
+        }
+    }
+}
