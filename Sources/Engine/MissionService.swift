@@ -47,11 +47,6 @@ public final class MissionService: Sendable {
 
     public var modelVersion: String { scorer.version }
 
-    /// The runner's local day at `now`.
-    public func localDay(of user: UserProfile, at now: EpochSeconds) -> CivilDate {
-        user.localDay(at: now, resolver: resolver)
-    }
-
     /// Today's `count` daily missions (plus the stretch mission, when one fits) for `userID` on
     /// `day` (default: the runner's local day at `now`).
     ///

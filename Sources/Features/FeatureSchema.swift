@@ -22,15 +22,12 @@ public struct FeatureSchema: Sendable, Equatable {
     /// FNV-1a 64-bit over the version and every feature's name and unit, as 16 hex digits.
     /// Meanings and missing policies are documentation and do not change the hash.
     public var hash: String {
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        func mix(_ text: String) {
-            for b in text.utf8 { h ^= UInt64(b); h = h &* 0x0000_0100_0000_01B3 }
-            h ^= 0x1F; h = h &* 0x0000_0100_0000_01B3
-        }
+        var h = FNV1a()
+        // Each text ends with the unit separator 0x1F, which no name or unit contains.
+        func mix(_ text: String) { h.add(bytes: text.utf8); h.add(0x1F) }
         mix("v\(version)")
         for f in features { mix(f.name); mix(f.unit) }
-        let hex = String(h, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return h.hex
     }
 
     /// The schema as a Markdown table.

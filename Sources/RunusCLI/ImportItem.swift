@@ -121,12 +121,7 @@ enum ImportConversion {
     }
 
     /// FNV-1a 64 of the bytes, as 16 hex digits.
-    static func contentHash(_ bytes: [UInt8]) -> String {
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
-        let hex = String(h, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
-    }
+    static func contentHash(_ bytes: [UInt8]) -> String { FNV1a.hex(of: bytes) }
 
     /// A run built from a track exactly as `runs.ingest` builds it (RunIngestion: metrics with
     /// vehicle parts removed, the track as given in compact form), with source "import".

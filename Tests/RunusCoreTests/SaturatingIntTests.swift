@@ -44,3 +44,16 @@ struct SaturatingIntTests {
         #expect(try JSONParser.parse(Array(text.utf8)) == ["a": nil, "b": nil, "c": [nil, 1.5]])
     }
 }
+
+@Suite("FNV-1a")
+struct FNV1aTests {
+    @Test("the published 64-bit test vectors, and bytes added one way or another hash alike")
+    func vectors() {
+        #expect(FNV1a.hex(of: []) == "cbf29ce484222325")
+        #expect(FNV1a.hex(of: Array("a".utf8)) == "af63dc4c8601ec8c")
+        #expect(FNV1a.hex(of: Array("foobar".utf8)) == "85944171f73967e8")
+        var h = FNV1a()
+        h.add(littleEndian: 0x0102_0304_0506_0708)
+        #expect(h.hex == FNV1a.hex(of: [8, 7, 6, 5, 4, 3, 2, 1]))
+    }
+}
