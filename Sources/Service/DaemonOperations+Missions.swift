@@ -94,14 +94,5 @@ extension DaemonOperations {
 
     // MARK: helpers
 
-    static func spec(_ value: JSONValue?, op: String, name: String) throws -> MissionSpec {
-        guard let value else { throw RequestError.badRequest("\(op): parameter '\(name)' is missing, expected a mission spec object") }
-        do {
-            return try MissionSpec(json: value)
-        } catch {
-            throw RequestError.badRequest("\(op): \(name): \(error)")
-        }
-    }
-
     static func r1(_ x: Double) -> JSONValue { .number((x * 10).rounded() / 10) }
 }

@@ -6,10 +6,7 @@ import Server
 extension DaemonOperations {
     func runsIngest(_ request: Request) throws -> JSONValue {
         let user = try request.string("user")
-        let runID = try request.string("run_id")
-        guard !runID.isEmpty, runID.utf8.count <= 128 else {
-            throw RequestError.badRequest("runs.ingest: parameter 'run_id' must be 1 to 128 bytes, got \(runID.utf8.count)")
-        }
+        let runID = try request.runID()
         let track = try WireTrack.track(from: request.optional("points"), op: "runs.ingest")
         return try WireErrors.engine("runs.ingest") {
             try RunIngestion(store: store, resolver: resolver, rules: plausibility)

@@ -7,10 +7,7 @@ import Tracking
 extension DaemonOperations {
     func runsGet(_ request: Request) throws -> JSONValue {
         let user = try request.string("user")
-        let runID = try request.string("run_id")
-        guard !runID.isEmpty, runID.utf8.count <= 260 else {
-            throw RequestError.badRequest("runs.get: parameter 'run_id' must be 1 to 260 bytes, got \(runID.utf8.count)")
-        }
+        let runID = try request.runID()
         // The id as `history` lists it: the client's id as sent to runs.ingest (record 0405).
         let stored = try WireErrors.engine("runs.get") { try StoredRun.read(user: user, id: runID, store: store, resolver: resolver) }
         let run = stored.run

@@ -22,6 +22,18 @@ extension Request {
         return b
     }
 
+    /// The required `run_id`: the client's id for a run, 1 to `maximumRunIDBytes` bytes, unique
+    /// per runner (record 0405).
+    func runID() throws -> String {
+        let id = try string("run_id")
+        guard !id.isEmpty, id.utf8.count <= Self.maximumRunIDBytes else {
+            throw RequestError.badRequest("\(op): parameter 'run_id' must be 1 to \(Self.maximumRunIDBytes) bytes, got \(id.utf8.count)")
+        }
+        return id
+    }
+
+    static let maximumRunIDBytes = 128
+
     /// An optional number inside `range` (finite by construction: the parser refuses others).
     func optionalNumber(_ key: String, _ range: ClosedRange<Double>) throws -> Double? {
         guard let value = optional(key) else { return nil }
