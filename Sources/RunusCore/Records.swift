@@ -16,11 +16,14 @@ public struct UserProfile: Sendable, Equatable, Codable {
     public var timeZone: String
     /// Offset from UTC in seconds used for local days when the time zone cannot be resolved.
     public var utcOffsetSeconds: Int
+    /// The name race answers show (1–64 characters); nil: none, apps show the id.
+    public var displayName: String?
 
     public init(id: UserID, birthYear: Int? = nil, sex: String? = nil, heightCm: Double? = nil,
-                weightKg: Double? = nil, timeZone: String = "UTC", utcOffsetSeconds: Int = 0) {
+                weightKg: Double? = nil, timeZone: String = "UTC", utcOffsetSeconds: Int = 0, displayName: String? = nil) {
         self.id = id; self.birthYear = birthYear; self.sex = sex; self.heightCm = heightCm
         self.weightKg = weightKg; self.timeZone = timeZone; self.utcOffsetSeconds = utcOffsetSeconds
+        self.displayName = displayName
     }
 }
 

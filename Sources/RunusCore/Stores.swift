@@ -6,6 +6,9 @@ public protocol UserStore: Sendable {
     func user(id: UserID) throws -> UserProfile?
     /// All users ordered by id.
     func allUsers() throws -> [UserProfile]
+    /// Deletes the runner and every record of theirs (runs, missions, rewards, badges, ingest
+    /// answers) in one transaction; false when there was no such runner.
+    func deleteUser(id: UserID) throws -> Bool
 }
 
 /// Runs are keyed by `(userID, id)` (docs/decisions/0405-per-runner-keys.md). A stored run whose

@@ -43,6 +43,9 @@ struct DaemonOperations: Sendable {
         router.register("stats") { [router] _ in .object(["operations": router.stats.json()]) }
         router.registerEncoded("missions.today") { request in try cachedMissionsToday(request) }
         router.register("users.upsert") { request in try invalidatingToday(request, usersUpsert) }
+        router.register("users.get") { request in try usersGet(request) }
+        router.register("users.delete") { request in try invalidatingToday(request, usersDelete) }
+        router.register("users.export") { request in try usersExport(request) }
         router.register("runs.ingest") { request in try invalidatingToday(request, runsIngest) }
         router.register("runs.get") { request in try runsGet(request) }
         router.register("history") { request in try history(request) }

@@ -1,5 +1,6 @@
 import RunusCore
 import Missions
+import Engine
 import Server
 
 /// The daemon's parameter checks beyond `Request`'s own (string, int, double): each throws
@@ -20,6 +21,17 @@ extension Request {
             throw RequestError.badRequest("\(op): parameter '\(key)' is \(value.typeName), expected true or false")
         }
         return b
+    }
+
+    /// A profile field of a merge-update: left out keeps it, `null` clears it, a value sets it.
+    /// `parse` returns nil for a value of the wrong kind (then `bad_request` names it).
+    func update<T: Sendable & Equatable>(_ key: String, _ parse: (JSONValue) throws -> T?) throws -> FieldUpdate<T> {
+        guard let value = params[key] else { return .keep }
+        if value.isNull { return .clear }
+        guard let parsed = try parse(value) else {
+            throw RequestError.badRequest("\(op): parameter '\(key)' is \(JSONWriter.string(value).prefix(40)), not an accepted value (send null to clear it)")
+        }
+        return .set(parsed)
     }
 
     /// The required `run_id`: the client's id for a run, 1 to `maximumRunIDBytes` bytes, unique

@@ -35,6 +35,8 @@ enum WireErrors {
             return RequestError(code: .internal, message: "\(op): \(error)")
         case let error as IngestError:
             return .badRequest("\(op): \(error)")
+        case let error as ProfileError:
+            return .badRequest("\(op): \(error)")
         case let error as RaceServiceError:
             switch error {
             case .unknownRace, .unknownUser: return .notFound("\(op): \(error)")

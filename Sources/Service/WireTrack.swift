@@ -42,4 +42,17 @@ enum WireTrack {
         }
         return Track(points: points)
     }
+
+    /// `track` in the same wire form, `[t, lat, lon]` plus the readings it has (trailing absent
+    /// ones left out, inner ones null): what `users.export` answers.
+    static func json(_ track: Track) -> JSONValue {
+        .array(track.points.map { p in
+            var fields: [JSONValue] = [.number(p.time), .number(p.latitude), .number(p.longitude)]
+            let readings = [p.elevation, p.heartRate, p.cadence]
+            if let last = readings.lastIndex(where: { $0 != nil }) {
+                fields += readings[...last].map { $0.map { .number($0) } ?? .null }
+            }
+            return .array(fields)
+        })
+    }
 }

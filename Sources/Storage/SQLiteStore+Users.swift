@@ -12,7 +12,23 @@ extension SQLiteStore: UserStore {
             try s.bind(profile.weightKg, at: 5)
             try s.bind(profile.timeZone, at: 6)
             try s.bind(profile.utcOffsetSeconds, at: 7)
+            try s.bind(profile.displayName, at: 8)
             try s.step()
+        }
+    }
+
+    /// Deletes the runner and every record of theirs in one transaction; false for an unknown id.
+    public func deleteUser(id: UserID) throws -> Bool {
+        try transaction {
+            var removed = 0
+            for sql in StoreSQL.deleteUser {
+                try connection.withStatement(sql) { s in
+                    try s.bind(id, at: 1)
+                    try s.step()
+                }
+                removed = connection.changes
+            }
+            return removed == 1
         }
     }
 
@@ -35,7 +51,7 @@ extension SQLiteStore: UserStore {
     private static func user(from s: Statement) -> UserProfile {
         UserProfile(id: s.string(at: 0), birthYear: s.optionalInt(at: 1), sex: s.optionalString(at: 2),
                     heightCm: s.optionalDouble(at: 3), weightKg: s.optionalDouble(at: 4),
-                    timeZone: s.string(at: 5), utcOffsetSeconds: s.int(at: 6))
+                    timeZone: s.string(at: 5), utcOffsetSeconds: s.int(at: 6), displayName: s.optionalString(at: 7))
     }
 }
 

@@ -11,6 +11,7 @@ public enum Schema {
         Migration(version: 1, sql: version1),
         Migration(version: 2, sql: version2),
         Migration(version: 3, sql: version3),
+        Migration(version: 4, sql: version4),
     ]
 
     /// The schema version this build reads and writes.
@@ -226,5 +227,10 @@ public enum Schema {
         DROP TABLE rewards_v2;
         DROP TABLE mission_assignments_v2;
         DROP TABLE runs_v2;
+        """
+
+    /// Version 4 (issue 24): the display name race answers carry.
+    static let version4 = """
+        ALTER TABLE users ADD COLUMN display_name TEXT;
         """
 }

@@ -4,13 +4,24 @@
 /// of a fresh key for the statement cache on every call).
 enum StoreSQL {
     // MARK: users
-    static let userColumns = "id, birth_year, sex, height_cm, weight_kg, time_zone, utc_offset_s"
+    static let userColumns = "id, birth_year, sex, height_cm, weight_kg, time_zone, utc_offset_s, display_name"
     static let upsertUser = """
-        INSERT INTO users (\(userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO users (\(userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT(id) DO UPDATE SET birth_year = excluded.birth_year, sex = excluded.sex,
             height_cm = excluded.height_cm, weight_kg = excluded.weight_kg,
-            time_zone = excluded.time_zone, utc_offset_s = excluded.utc_offset_s
+            time_zone = excluded.time_zone, utc_offset_s = excluded.utc_offset_s,
+            display_name = excluded.display_name
         """
+    /// Every record of a runner, children first (the foreign keys are deferred, but a user row
+    /// must not outlive nor be outlived by what references it).
+    static let deleteUser = [
+        "DELETE FROM ingest_answers WHERE user_id = ?",
+        "DELETE FROM badges WHERE user_id = ?",
+        "DELETE FROM rewards WHERE user_id = ?",
+        "DELETE FROM mission_assignments WHERE user_id = ?",
+        "DELETE FROM runs WHERE user_id = ?",
+        "DELETE FROM users WHERE id = ?",
+    ]
     static let userByID = "SELECT \(userColumns) FROM users WHERE id = ?"
     static let allUsers = "SELECT \(userColumns) FROM users ORDER BY id"
 

@@ -16,6 +16,17 @@ final class InMemoryStore: EngineStore {
     func upsertUser(_ profile: UserProfile) throws { state.withLock { $0.users[profile.id] = profile } }
     func user(id: UserID) throws -> UserProfile? { state.withLock { $0.users[id] } }
     func allUsers() throws -> [UserProfile] { state.withLock { $0.users.values.sorted { $0.id < $1.id } } }
+    func deleteUser(id: UserID) throws -> Bool {
+        state.withLock { s in
+            guard s.users.removeValue(forKey: id) != nil else { return false }
+            s.runs = s.runs.filter { $0.key.user != id }
+            s.assignments.removeAll { $0.userID == id }
+            s.rewards.removeAll { $0.userID == id }
+            s.badges.removeAll { $0.userID == id }
+            s.answers = s.answers.filter { $0.key.user != id }
+            return true
+        }
+    }
 
     func insertRun(_ run: RunRecord) throws -> Bool {
         state.withLock {

@@ -23,7 +23,8 @@ struct MigrationTests {
         try withTemporaryDatabasePath { path in
             // Rows as version 1 wrote them (today's insert statements name version 3's columns).
             let old = try SQLiteStore(path: path, migrations: [Self.v1])
-            try old.upsertUser(Sample.user("u1"))
+            try old.connection.run("INSERT INTO users (id, time_zone, utc_offset_s) VALUES (?, ?, ?)",
+                                   .text("u1"), .text("Europe/Paris"), .integer(3600))
             try old.connection.run("""
                 INSERT INTO runs (id, user_id, start_time, distance_m, elapsed_s, moving_s, elevation_gain_m, source)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)

@@ -48,7 +48,7 @@ struct SchemaV3MigrationTests {
             #expect(v2Runs.contains("bob bob:2026:12-01"), "the fixture holds the colliding run")
 
             let store = try SQLiteStore(path: path)
-            #expect(try store.connection.userVersion() == 3)
+            #expect(try store.connection.userVersion() == Schema.currentVersion)
             for (table, column) in Self.checkedColumns {
                 let after = try Self.totals(store.connection, table, column)
                 let earlier = try #require(counts[table])
