@@ -10,6 +10,14 @@ public enum RunRefusal: Error, Equatable, CustomStringConvertible {
     case tooLong(seconds: Seconds, limit: Seconds)
     case inTheFuture(index: Int, time: EpochSeconds, serverTime: EpochSeconds, limit: Seconds)
 
+    /// The fix the refusal names, when one.
+    public var index: Int? {
+        switch self {
+        case .outOfOrder(let i, _, _), .gap(let i, _, _), .inTheFuture(let i, _, _, _): return i
+        case .tooFewFixes, .tooLong: return nil
+        }
+    }
+
     public var description: String {
         func s(_ x: Double) -> String { "\(Int(saturating: x.rounded())) s" }
         switch self {

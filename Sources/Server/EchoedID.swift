@@ -22,10 +22,15 @@ extension Answer {
     /// they came: `{"error":{"code":…,"message":…},"id":…,"ok":false}` and LF ("error" < "id" <
     /// "ok" in sorted order).
     public static func failureLine(id: EchoedID, code: ErrorCode, message: String) -> [UInt8] {
+        failureLine(id: id, error: RequestError(code: code, message: message))
+    }
+
+    /// The same with the error's `field` and `index` when it has them.
+    public static func failureLine(id: EchoedID, error: RequestError) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(message.utf8.count + id.bytes.count + 64)
+        out.reserveCapacity(error.message.utf8.count + id.bytes.count + 64)
         out.append(contentsOf: #"{"error":"#.utf8)
-        JSONWriter.write(.object(["code": .string(code.rawValue), "message": .string(message)]), into: &out)
+        JSONWriter.write(error.json, into: &out)
         out.append(contentsOf: #","id":"#.utf8)
         out.append(contentsOf: id.bytes)
         out.append(contentsOf: ",\"ok\":false}\n".utf8)

@@ -32,14 +32,33 @@ public struct RequestError: Error, Equatable, Sendable, CustomStringConvertible 
     public let code: ErrorCode
     /// One sentence for the client naming the bad value and what was expected.
     public let message: String
+    /// The request parameter the error concerns (`error.field`), so that a form can highlight
+    /// it; nil when it concerns no single parameter.
+    public let field: String?
+    /// The element of that parameter's list (`error.index`, 0-based: `points[12]`), when one.
+    public let index: Int?
 
-    public init(code: ErrorCode, message: String) {
+    public init(code: ErrorCode, message: String, field: String? = nil, index: Int? = nil) {
         self.code = code
         self.message = message
+        self.field = field
+        self.index = index
     }
 
-    public static func badRequest(_ message: String) -> RequestError { RequestError(code: .badRequest, message: message) }
-    public static func notFound(_ message: String) -> RequestError { RequestError(code: .notFound, message: message) }
+    public static func badRequest(_ message: String, field: String? = nil, index: Int? = nil) -> RequestError {
+        RequestError(code: .badRequest, message: message, field: field, index: index)
+    }
+    public static func notFound(_ message: String, field: String? = nil) -> RequestError {
+        RequestError(code: .notFound, message: message, field: field)
+    }
+
+    /// The error's JSON object: `code`, `message` and, when set, `field` and `index`.
+    public var json: JSONValue {
+        var object: [String: JSONValue] = ["code": .string(code.rawValue), "message": .string(message)]
+        if let field { object["field"] = .string(field) }
+        if let index { object["index"] = .number(Double(index)) }
+        return .object(object)
+    }
 
     public var description: String { "\(code.rawValue): \(message)" }
 }
@@ -57,6 +76,11 @@ public enum Answer {
             "id": id, "ok": .bool(false),
             "error": .object(["code": .string(code.rawValue), "message": .string(message)]),
         ])
+    }
+
+    /// `{"error":{"code":…,"field":…,"index":…,"message":…},"id":…,"ok":false}`
+    public static func failure(id: JSONValue, error: RequestError) -> JSONValue {
+        .object(["id": id, "ok": .bool(false), "error": error.json])
     }
 
     /// The answer as one wire line: sorted keys, no white space, LF-terminated.

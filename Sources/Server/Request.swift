@@ -63,10 +63,10 @@ public struct Request: Sendable {
     }
 
     private func missing(_ key: String, _ expected: String) -> RequestError {
-        .badRequest("\(op): parameter '\(key)' is missing, expected \(expected)")
+        .badRequest("\(op): parameter '\(key)' is missing, expected \(expected)", field: key)
     }
 
     private func mistyped(_ key: String, _ value: JSONValue, _ expected: String) -> RequestError {
-        .badRequest("\(op): parameter '\(key)' is \(value.typeName) \(JSONWriter.string(value).prefix(40)), expected \(expected)")
+        .badRequest("\(op): parameter '\(key)' is \(value.typeName) \(JSONWriter.string(value).prefix(40)), expected \(expected)", field: key)
     }
 }

@@ -92,7 +92,7 @@ public final class Router: Sendable {
                 return Answer.success(id: request.id, result: result)
             } catch {
                 let failure = failure(error, request, startedAt: started)
-                return Answer.failure(id: request.id, code: failure.code, message: failure.message)
+                return Answer.failure(id: request.id, error: failure.error)
             }
         }
     }
@@ -141,7 +141,7 @@ public final class Router: Sendable {
             return line
         } catch {
             let failure = failure(error, request, startedAt: startedAt)
-            return Answer.failureLine(id: request.echoedID, code: failure.code, message: failure.message)
+            return Answer.failureLine(id: request.echoedID, error: failure.error)
         }
     }
 
@@ -154,6 +154,10 @@ public final class Router: Sendable {
         let code: ErrorCode
         let message: String
         var echoesID = true
+        var field: String? = nil
+        var index: Int? = nil
+
+        var error: RequestError { RequestError(code: code, message: message, field: field, index: index) }
     }
 
     private func classify(_ value: JSONValue, echoedID: EchoedID?, connectionID: UInt64, requestNumber: UInt64,
@@ -187,7 +191,9 @@ public final class Router: Sendable {
     /// The error answer's content for what a handler threw (counted; unexpected errors logged).
     private func failure(_ error: any Error, _ request: Request, startedAt: Int64) -> Failure {
         stats.record(op: request.op, ok: false, microseconds: Self.microseconds(since: startedAt))
-        if let error = error as? RequestError { return Failure(code: error.code, message: error.message) }
+        if let error = error as? RequestError {
+            return Failure(code: error.code, message: error.message, field: error.field, index: error.index)
+        }
         log(ServerLog.line(.error, "internal_error", [
             "op": .string(request.op), "id": request.id, "connection": .number(Double(request.connectionID)),
             "request_id": .string(request.requestID), "message": .string("\(error)"),

@@ -16,7 +16,7 @@ extension DaemonOperations {
     /// Stateless: one spec against one track (the `runs.ingest` wire format). Kinds that need a
     /// history or a race answer `not_applicable`; time-of-day kinds need `utc_offset_s`.
     func missionsEvaluate(_ request: Request) throws -> JSONValue {
-        let spec = try Request.spec(request.optional("spec"), op: "missions.evaluate", name: "spec")
+        let spec = try Request.spec(request.optional("spec"), op: "missions.evaluate", field: "spec")
         let track = try WireTrack.track(from: request.optional("points"), op: "missions.evaluate")
         let offset = try request.optionalNumber("utc_offset_s", Self.utcOffsetRange).map { Int(saturating: $0) }
         let run = MissionRun(track: track)
@@ -70,9 +70,9 @@ extension DaemonOperations {
         let userID = try request.string("user")
         guard let value = request.optional("specs"), let array = value.arrayValue,
               (1...Self.maximumScoredSpecs).contains(array.count) else {
-            throw RequestError.badRequest("missions.score: parameter 'specs' must be an array of 1 to \(Self.maximumScoredSpecs) mission specs")
+            throw RequestError.badRequest("missions.score: parameter 'specs' must be an array of 1 to \(Self.maximumScoredSpecs) mission specs", field: "specs")
         }
-        let specs = try array.enumerated().map { try Request.spec($1, op: "missions.score", name: "specs[\($0)]") }
+        let specs = try array.enumerated().map { try Request.spec($1, op: "missions.score", field: "specs", index: $0) }
         let day = try request.day("date")
         let answer = try WireErrors.engine("missions.score") {
             try missions.score(user: userID, specs: specs, day: day, now: clock.now())

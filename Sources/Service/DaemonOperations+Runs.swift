@@ -17,15 +17,15 @@ extension DaemonOperations {
     func history(_ request: Request) throws -> JSONValue {
         let user = try request.string("user")
         guard let from = try request.day("from"), let to = try request.day("to") else {
-            throw RequestError.badRequest("history: parameters 'from' and 'to' (YYYY-MM-DD, local days) are required")
+            throw RequestError.badRequest("history: parameters 'from' and 'to' (YYYY-MM-DD, local days) are required", field: request.optional("from") == nil ? "from" : "to")
         }
         guard from <= to, to.daysSinceEpoch - from.daysSinceEpoch < HistoryService.maximumDays else {
-            throw RequestError.badRequest("history: range \(from)…\(to) must be ordered and at most \(HistoryService.maximumDays) days")
+            throw RequestError.badRequest("history: range \(from)…\(to) must be ordered and at most \(HistoryService.maximumDays) days", field: "to")
         }
         var size = HistoryBucketSize.day
         if let value = request.optional("bucket") {
             guard let text = value.stringValue, let parsed = HistoryBucketSize(rawValue: text) else {
-                throw RequestError.badRequest("history: parameter 'bucket' is \(JSONWriter.string(value).prefix(20)), expected \"day\", \"week\" or \"month\"")
+                throw RequestError.badRequest("history: parameter 'bucket' is \(JSONWriter.string(value).prefix(20)), expected \"day\", \"week\" or \"month\"", field: "bucket")
             }
             size = parsed
         }

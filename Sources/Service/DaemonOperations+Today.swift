@@ -17,13 +17,13 @@ extension DaemonOperations {
 
         init(_ request: Request) throws {
             user = try request.string("user")
-            guard !user.isEmpty else { throw RequestError.badRequest("missions.today: parameter 'user' is empty") }
+            guard !user.isEmpty else { throw RequestError.badRequest("missions.today: parameter 'user' is empty", field: "user") }
             day = try request.day("date")
             var count = DaemonOperations.defaultMissionCount
             if request.optional("k") != nil {
                 count = try request.int("k")
                 guard DaemonOperations.missionCountRange.contains(count) else {
-                    throw RequestError.badRequest("missions.today: parameter 'k' is \(count), expected \(DaemonOperations.missionCountRange.lowerBound)...\(DaemonOperations.missionCountRange.upperBound)")
+                    throw RequestError.badRequest("missions.today: parameter 'k' is \(count), expected \(DaemonOperations.missionCountRange.lowerBound)...\(DaemonOperations.missionCountRange.upperBound)", field: "k")
                 }
             }
             self.count = count

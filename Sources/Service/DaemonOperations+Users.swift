@@ -14,10 +14,10 @@ extension DaemonOperations {
         var update = ProfileUpdate()
         if let value = request.params["time_zone"] {
             guard let zone = value.stringValue else {
-                throw RequestError.badRequest("users.upsert: parameter 'time_zone' is \(value.typeName), expected an IANA time zone (it cannot be cleared)")
+                throw RequestError.badRequest("users.upsert: parameter 'time_zone' is \(value.typeName), expected an IANA time zone (it cannot be cleared)", field: "time_zone")
             }
             guard SystemTimeZones.isKnown(zone) else {
-                throw RequestError.badRequest("users.upsert: time_zone '\(zone.prefix(60))' is not an IANA time zone (e.g. \"Europe/Paris\")")
+                throw RequestError.badRequest("users.upsert: time_zone '\(zone.prefix(60))' is not an IANA time zone (e.g. \"Europe/Paris\")", field: "time_zone")
             }
             update.timeZone = (zone, resolver.offset(timeZone: zone, at: clock.now()) ?? 0)
         }
@@ -93,7 +93,7 @@ extension DaemonOperations {
     static func userID(_ request: Request) throws -> UserID {
         let id = try request.string("user")
         guard !id.isEmpty, id.utf8.count <= 128 else {
-            throw RequestError.badRequest("\(request.op): parameter 'user' must be 1 to 128 bytes, got \(id.utf8.count)")
+            throw RequestError.badRequest("\(request.op): parameter 'user' must be 1 to 128 bytes, got \(id.utf8.count)", field: "user")
         }
         return id
     }
@@ -101,7 +101,7 @@ extension DaemonOperations {
     /// `value` as a number in `range`, or a `bad_request` naming the parameter.
     static func number(_ value: JSONValue, _ name: String, _ range: ClosedRange<Double>, op: String) throws -> Double? {
         guard let x = value.doubleValue, range.contains(x) else {
-            throw RequestError.badRequest("\(op): parameter '\(name)' is \(JSONWriter.string(value).prefix(40)), expected a number in [\(range.lowerBound), \(range.upperBound)] or null")
+            throw RequestError.badRequest("\(op): parameter '\(name)' is \(JSONWriter.string(value).prefix(40)), expected a number in [\(range.lowerBound), \(range.upperBound)] or null", field: name)
         }
         return x
     }

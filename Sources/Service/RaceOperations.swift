@@ -72,21 +72,21 @@ public final class RaceOperations: Sendable {
         let creator = try request.string("user")
         guard try store.user(id: creator) != nil else { throw RequestError.notFound("race.create: no user '\(creator.prefix(128))'; send users.upsert first") }
         let name = try request.string("name")
-        guard (1...80).contains(name.count) else { throw RequestError.badRequest("race.create: 'name' must have 1 to 80 characters") }
+        guard (1...80).contains(name.count) else { throw RequestError.badRequest("race.create: 'name' must have 1 to 80 characters", field: "name") }
         let distance = try request.double("distance_m")
         guard Self.distanceRange.contains(distance) else {
-            throw RequestError.badRequest("race.create: distance_m \(distance) is outside [\(Self.distanceRange.lowerBound), \(Self.distanceRange.upperBound)]")
+            throw RequestError.badRequest("race.create: distance_m \(distance) is outside [\(Self.distanceRange.lowerBound), \(Self.distanceRange.upperBound)]", field: "distance_m")
         }
         let now = clock.now()
         let start = try request.double("start_time")
         guard start >= now - 1, start <= now + Self.maximumLead else {
-            throw RequestError.badRequest("race.create: start_time \(start) must be between now (\(Int(now))) and 30 days ahead")
+            throw RequestError.badRequest("race.create: start_time \(start) must be between now (\(Int(now))) and 30 days ahead", field: "start_time")
         }
         var capacity = 50
         if request.optional("capacity") != nil {
             capacity = try request.int("capacity")
             guard Self.capacityRange.contains(capacity) else {
-                throw RequestError.badRequest("race.create: capacity \(capacity) is outside 2...1000")
+                throw RequestError.badRequest("race.create: capacity \(capacity) is outside 2...1000", field: "capacity")
             }
         }
         let isPublic = try request.optionalBool("public") ?? true
@@ -109,18 +109,18 @@ public final class RaceOperations: Sendable {
         let maxD = try request.optionalNumber("max_distance_m", 0...1e6) ?? 1e6
         let from = try request.optionalNumber("from", 0...1e11) ?? 0
         let to = try request.optionalNumber("to", 0...1e11) ?? 1e11
-        guard minD <= maxD, from <= to else { throw RequestError.badRequest("race.list: empty range") }
+        guard minD <= maxD, from <= to else { throw RequestError.badRequest("race.list: empty range", field: minD <= maxD ? "to" : "max_distance_m") }
         var limit = Self.defaultPageSize
         if request.optional("limit") != nil {
             limit = try request.int("limit")
             guard Self.pageSizeRange.contains(limit) else {
-                throw RequestError.badRequest("race.list: limit \(limit) is outside \(Self.pageSizeRange.lowerBound)...\(Self.pageSizeRange.upperBound)")
+                throw RequestError.badRequest("race.list: limit \(limit) is outside \(Self.pageSizeRange.lowerBound)...\(Self.pageSizeRange.upperBound)", field: "limit")
             }
         }
         var cursor: RaceListCursor?
         if let value = request.optional("cursor") {
             guard let text = value.stringValue, let parsed = RaceListCursor(text: text) else {
-                throw RequestError.badRequest("race.list: cursor \(JSONWriter.string(value).prefix(60)) is not a next_cursor this daemon gave")
+                throw RequestError.badRequest("race.list: cursor \(JSONWriter.string(value).prefix(60)) is not a next_cursor this daemon gave", field: "cursor")
             }
             cursor = parsed
         }

@@ -10,7 +10,7 @@ extension Request {
     func day(_ key: String) throws -> CivilDate? {
         guard let value = optional(key) else { return nil }
         guard let text = value.stringValue, let day = CivilDate(iso: text) else {
-            throw RequestError.badRequest("\(op): parameter '\(key)' is \(JSONWriter.string(value).prefix(40)), expected \"YYYY-MM-DD\"")
+            throw RequestError.badRequest("\(op): parameter '\(key)' is \(JSONWriter.string(value).prefix(40)), expected \"YYYY-MM-DD\"", field: key)
         }
         return day
     }
@@ -18,7 +18,7 @@ extension Request {
     func optionalBool(_ key: String) throws -> Bool? {
         guard let value = optional(key) else { return nil }
         guard let b = value.boolValue else {
-            throw RequestError.badRequest("\(op): parameter '\(key)' is \(value.typeName), expected true or false")
+            throw RequestError.badRequest("\(op): parameter '\(key)' is \(value.typeName), expected true or false", field: key)
         }
         return b
     }
@@ -29,7 +29,7 @@ extension Request {
         guard let value = params[key] else { return .keep }
         if value.isNull { return .clear }
         guard let parsed = try parse(value) else {
-            throw RequestError.badRequest("\(op): parameter '\(key)' is \(JSONWriter.string(value).prefix(40)), not an accepted value (send null to clear it)")
+            throw RequestError.badRequest("\(op): parameter '\(key)' is \(JSONWriter.string(value).prefix(40)), not an accepted value (send null to clear it)", field: key)
         }
         return .set(parsed)
     }
@@ -39,7 +39,7 @@ extension Request {
     func runID() throws -> String {
         let id = try string("run_id")
         guard !id.isEmpty, id.utf8.count <= Self.maximumRunIDBytes else {
-            throw RequestError.badRequest("\(op): parameter 'run_id' must be 1 to \(Self.maximumRunIDBytes) bytes, got \(id.utf8.count)")
+            throw RequestError.badRequest("\(op): parameter 'run_id' must be 1 to \(Self.maximumRunIDBytes) bytes, got \(id.utf8.count)", field: "run_id")
         }
         return id
     }
@@ -50,18 +50,21 @@ extension Request {
     func optionalNumber(_ key: String, _ range: ClosedRange<Double>) throws -> Double? {
         guard let value = optional(key) else { return nil }
         guard let x = value.doubleValue, range.contains(x) else {
-            throw RequestError.badRequest("\(op): parameter '\(key)' is \(JSONWriter.string(value).prefix(40)), expected a number in [\(range.lowerBound), \(range.upperBound)]")
+            throw RequestError.badRequest("\(op): parameter '\(key)' is \(JSONWriter.string(value).prefix(40)), expected a number in [\(range.lowerBound), \(range.upperBound)]", field: key)
         }
         return x
     }
 
-    /// A mission spec object (`value` is the parameter, or an element of one, named `name`).
-    static func spec(_ value: JSONValue?, op: String, name: String) throws -> MissionSpec {
-        guard let value else { throw RequestError.badRequest("\(op): parameter '\(name)' is missing, expected a mission spec object") }
+    /// A mission spec object: parameter `field`, or its element `index` when it is a list.
+    static func spec(_ value: JSONValue?, op: String, field: String, index: Int? = nil) throws -> MissionSpec {
+        let name = index.map { "\(field)[\($0)]" } ?? field
+        guard let value else {
+            throw RequestError.badRequest("\(op): parameter '\(name)' is missing, expected a mission spec object", field: field, index: index)
+        }
         do {
             return try MissionSpec(json: value)
         } catch {
-            throw RequestError.badRequest("\(op): \(name): \(error)")
+            throw RequestError.badRequest("\(op): \(name): \(error)", field: field, index: index)
         }
     }
 }

@@ -8,7 +8,7 @@ import Server
 /// `unavailable`. Anything else a handler throws becomes `internal` in the Router (and is logged).
 enum WireErrors {
     static func unknownUser(_ op: String, _ id: UserID) -> RequestError {
-        RequestError.notFound("\(op): no user '\(id.prefix(128))'; send users.upsert first")
+        RequestError.notFound("\(op): no user '\(id.prefix(128))'; send users.upsert first", field: "user")
     }
 
     /// Runs an Engine call for operation `op`, translating its errors.
@@ -23,26 +23,42 @@ enum WireErrors {
     }
 
     /// The wire error for an Engine error; nil for one that is not the client's (internal).
+    /// Errors about one parameter name it (`error.field`, and `error.index` for an element).
     static func wire(_ error: any Error, op: String) -> RequestError? {
+        let message = "\(op): \(error)"
         switch error {
-        case EngineError.unknownUser(let id), IngestError.unknownUser(let id):
-            return unknownUser(op, id)
+        case EngineError.unknownUser(let id), IngestError.unknownUser(let id), RaceServiceError.unknownUser(let id):
+            return RequestError.notFound(unknownUser(op, id).message, field: "user")
         case EngineError.dayOutOfRange:
-            return .badRequest("\(op): \(error)")
+            return .badRequest(message, field: "date")
         case EngineError.unknownRun:
-            return .notFound("\(op): \(error)")
+            return .notFound(message, field: "run_id")
         case EngineError.undecodableTrack:
-            return RequestError(code: .internal, message: "\(op): \(error)")
-        case let error as IngestError:
-            return .badRequest("\(op): \(error)")
-        case let error as ProfileError:
-            return .badRequest("\(op): \(error)")
+            return RequestError(code: .internal, message: message)
+        case IngestError.refused(_, let refusal):
+            return .badRequest(message, field: "points", index: refusal.index)
+        case IngestError.emptyTrack:
+            return .badRequest(message, field: "points")
+        case IngestError.runIDTaken:
+            return .badRequest(message, field: "run_id")
+        case ProfileError.timeZoneRequired:
+            return .badRequest(message, field: "time_zone")
         case let error as RaceServiceError:
             switch error {
-            case .unknownRace, .unknownUser: return .notFound("\(op): \(error)")
-            case .duplicate, .notFinished, .tooManyRacesByCreator: return .badRequest("\(op): \(error)")
-            case .tooManyRaces: return RequestError(code: .unavailable, message: "\(op): \(error)")
+            case .unknownRace: return .notFound(message, field: "race_id")
+            case .unknownUser: return .notFound(message, field: "user")
+            case .duplicate, .notFinished: return .badRequest(message, field: "race_id")
+            case .tooManyRacesByCreator: return .badRequest(message, field: "user")
+            case .tooManyRaces: return RequestError(code: .unavailable, message: message)
             }
+        case RaceError.pointInTheFuture(let index, _, _, _):
+            return .badRequest(message, field: "points", index: index)
+        case RaceError.implausibleFinish:
+            return .badRequest(message, field: "points")
+        case RaceError.unknownParticipant:
+            return .badRequest(message, field: "participant_token")
+        case RaceError.alreadyJoined, RaceError.full, RaceError.alreadyStarted:
+            return .badRequest(message, field: "race_id")
         case let error as RaceError:
             return .badRequest("\(op): \(error)")
         default:

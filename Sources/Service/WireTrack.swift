@@ -11,29 +11,29 @@ enum WireTrack {
     static let maximumPoints = 86_400
 
     static func track(from value: JSONValue?, op: String) throws -> Track {
-        guard let value else { throw RequestError.badRequest("\(op): parameter 'points' is missing, expected an array of [t, lat, lon, …]") }
+        guard let value else { throw RequestError.badRequest("\(op): parameter 'points' is missing, expected an array of [t, lat, lon, …]", field: "points") }
         guard let array = value.arrayValue else {
-            throw RequestError.badRequest("\(op): parameter 'points' is \(value.typeName), expected an array of [t, lat, lon, …]")
+            throw RequestError.badRequest("\(op): parameter 'points' is \(value.typeName), expected an array of [t, lat, lon, …]", field: "points")
         }
         guard array.count <= maximumPoints else {
-            throw RequestError.badRequest("\(op): 'points' has \(array.count) points, at most \(maximumPoints) are accepted")
+            throw RequestError.badRequest("\(op): 'points' has \(array.count) points, at most \(maximumPoints) are accepted", field: "points")
         }
         var points: [TrackPoint] = []
         points.reserveCapacity(array.count)
         for (i, element) in array.enumerated() {
             guard let fields = element.arrayValue, (3...6).contains(fields.count) else {
-                throw RequestError.badRequest("\(op): points[\(i)] is \(JSONWriter.string(element).prefix(60)), expected [t, lat, lon] with up to 3 more numbers")
+                throw RequestError.badRequest("\(op): points[\(i)] is \(JSONWriter.string(element).prefix(60)), expected [t, lat, lon] with up to 3 more numbers", field: "points", index: i)
             }
             func number(_ k: Int, _ name: String, _ range: ClosedRange<Double>) throws -> Double? {
                 guard k < fields.count, !fields[k].isNull else { return nil }
                 guard let x = fields[k].doubleValue, range.contains(x) else {
-                    throw RequestError.badRequest("\(op): points[\(i)][\(k)] (\(name)) is \(JSONWriter.string(fields[k]).prefix(30)), expected a number in [\(range.lowerBound), \(range.upperBound)]")
+                    throw RequestError.badRequest("\(op): points[\(i)][\(k)] (\(name)) is \(JSONWriter.string(fields[k]).prefix(30)), expected a number in [\(range.lowerBound), \(range.upperBound)]", field: "points", index: i)
                 }
                 return x
             }
             guard let t = try number(0, "t", 0...1e11), let lat = try number(1, "lat", -90...90),
                   let lon = try number(2, "lon", -180...180) else {
-                throw RequestError.badRequest("\(op): points[\(i)] needs t, lat and lon")
+                throw RequestError.badRequest("\(op): points[\(i)] needs t, lat and lon", field: "points", index: i)
             }
             points.append(TrackPoint(time: t, latitude: lat, longitude: lon,
                                      elevation: try number(3, "ele", -500...9000),

@@ -74,3 +74,44 @@ struct RunnerProfileTests {
         #expect(try client.call(["op": "users.upsert", "user": "runner-0001", "time_zone": "UTC"])["result"]?["created"] == true)
     }
 }
+
+/// Issue 24, item 8: a bad_request about one parameter names it, and the element of a list.
+@Suite("errors a form can use", .serialized)
+struct ErrorFieldTests {
+    static let now: EpochSeconds = 1_800_000_000
+
+    @Test("error.field and error.index name the parameter and the element", arguments: [
+        (#"{"op":"users.upsert","user":"a","time_zone":"Mars/Olympus"}"#, "time_zone", nil as Int?),
+        (#"{"op":"users.upsert","user":"a","time_zone":"UTC","weight_kg":5}"#, "weight_kg", nil),
+        (#"{"op":"missions.today","user":"runner-0001","k":99}"#, "k", nil),
+        (#"{"op":"missions.today","user":"runner-0001","date":"2020-01-01"}"#, "date", nil),
+        (#"{"op":"missions.today"}"#, "user", nil),
+        (#"{"op":"missions.score","user":"runner-0001","specs":[{"kind":"distance","distance_m":5000},{"kind":"nope"}]}"#, "specs", 1),
+        (#"{"op":"runs.ingest","user":"runner-0001","run_id":"x","points":[[1799990000,37.5,127],[1799990060,91,127]]}"#, "points", 1),
+        (#"{"op":"runs.ingest","user":"runner-0001","run_id":"x","points":[[1799990000,37.5,127],[1799990060,37.6,127],[1799990030,37.7,127]]}"#, "points", 2),
+        (#"{"op":"runs.ingest","user":"runner-0001","run_id":"","points":[]}"#, "run_id", nil),
+        (#"{"op":"history","user":"runner-0001","from":"2027-01-01","to":"2027-01-31","bucket":"year"}"#, "bucket", nil),
+        (#"{"op":"race.list","limit":0}"#, "limit", nil),
+        (#"{"op":"race.create","user":"runner-0001","name":"x","distance_m":5,"start_time":1800000600}"#, "distance_m", nil),
+    ])
+    func fields(line: String, field: String, index: Int?) throws {
+        let daemon = try ProductionDaemon("fields\(abs(line.hashValue) % 1000)")
+        defer { daemon.stop() }
+        let client = try daemon.client()
+        try client.send(line: line)
+        let answer = try client.readAnswer()
+        #expect(answer.errorCode == "bad_request", "\(JSONWriter.string(answer))")
+        #expect(answer["error"]?["field"] == .string(field), "\(JSONWriter.string(answer))")
+        #expect(answer["error"]?["index"] == index.map { .number(Double($0)) }, "\(JSONWriter.string(answer))")
+    }
+
+    @Test("an unknown user is not_found with field user; an error about no one parameter has no field")
+    func notFoundAndEnvelope() throws {
+        let daemon = try ProductionDaemon()
+        defer { daemon.stop() }
+        let client = try daemon.client()
+        #expect(try client.call(["op": "progress", "user": "ghost"])["error"]?["field"] == "user")
+        let noOp = try client.call(["id": 1])
+        #expect(noOp.errorCode == "bad_request" && noOp["error"]?["field"] == nil)
+    }
+}

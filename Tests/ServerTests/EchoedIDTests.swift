@@ -39,7 +39,7 @@ struct EchoedIDTests {
         (#"{"op":"missing","id":ID,"user":"u"}"#,
          #"{"error":{"code":"not_found","message":"user 'u' does not exist"},"id":ID,"ok":false}"#),
         (#"{"op":"missing","id":ID}"#,
-         #"{"error":{"code":"bad_request","message":"missing: parameter 'user' is missing, expected a string"},"id":ID,"ok":false}"#),
+         #"{"error":{"code":"bad_request","field":"user","message":"missing: parameter 'user' is missing, expected a string"},"id":ID,"ok":false}"#),
         (#"{"op":"crash","id":ID}"#, #"{"error":{"code":"internal","message":"internal error while handling \"crash\""},"id":ID,"ok":false}"#),
         // A repeated key: the last one, as in the parsed object.
         (#"{"id":"first","op":"health","id":ID}"#, #"{"id":ID,"ok":true,"result":{"status":"ok"}}"#),

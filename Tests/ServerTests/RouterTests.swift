@@ -16,17 +16,18 @@ struct RouterTests {
         return router
     }
 
-    static let parameterCases: [(JSONValue, String)] = [
-        (["op": "add", "a": 1], "add: parameter 'b' is missing, expected an integer"),
-        (["op": "add", "a": 1, "b": 1.5], "add: parameter 'b' is number 1.5, expected an integer"),
-        (["op": "greet", "name": 3], "greet: parameter 'name' is number 3, expected a string"),
+    static let parameterCases: [(JSONValue, String, String)] = [
+        (["op": "add", "a": 1], "add: parameter 'b' is missing, expected an integer", "b"),
+        (["op": "add", "a": 1, "b": 1.5], "add: parameter 'b' is number 1.5, expected an integer", "b"),
+        (["op": "greet", "name": 3], "greet: parameter 'name' is number 3, expected a string", "name"),
     ]
 
-    @Test("parameter helpers answer bad_request naming the op, the parameter and what was expected",
+    @Test("parameter helpers answer bad_request naming the op, the parameter (also in error.field) and what was expected",
           arguments: parameterCases)
-    func parameterErrors(request: JSONValue, message: String) {
+    func parameterErrors(request: JSONValue, message: String, field: String) {
         let answer = Self.router().answer(to: request)
-        #expect(answer == Answer.failure(id: .null, code: .badRequest, message: message))
+        #expect(answer == Answer.failure(id: .null, error: .badRequest(message, field: field)))
+        #expect(answer["error"]?["field"] == .string(field))
     }
 
     @Test("a handler's result is wrapped with the echoed id")
