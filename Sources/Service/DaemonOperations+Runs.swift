@@ -39,12 +39,13 @@ extension DaemonOperations {
             "buckets": .array(answer.buckets.map { b in
                 ["start": .string(b.start.description), "runs": .number(Double(b.runs)), "distance_m": r(b.distance),
                  "moving_s": r(b.moving), "calories_kcal": r(b.calories),
-                 "average_pace_s_per_km": b.averagePace.map(r) ?? .null]
+                 "moving_pace_s_per_km": b.averagePace.map(r) ?? .null]
             }),
             "runs": .array(answer.runs.map { e in
                 ["id": .string(e.run.id), "local_day": .string(e.localDay.description), "start_time": .number(e.run.startTime),
                  "distance_m": r(e.run.distance), "moving_s": r(e.run.moving), "elapsed_s": r(e.run.elapsed),
-                 "pace_s_per_km": e.run.movingPace.map(r) ?? .null, "source": .string(e.run.source),
+                 "moving_pace_s_per_km": e.run.movingPace.map(r) ?? .null, "source": .string(e.run.source),
+                 "calories_kcal": e.run.calories.map(r) ?? .null,
                  "rewarded": .bool(e.run.rewarded), "unrewarded_reason": e.run.unrewardedReason.map { .string($0) } ?? .null]
             }),
         ]

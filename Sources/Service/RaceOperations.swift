@@ -245,7 +245,7 @@ public final class RaceOperations: Sendable {
     static func entryJSON(_ e: RankingEntry) -> JSONValue {
         func r(_ x: Double) -> JSONValue { .number((x * 10).rounded() / 10) }
         return ["rank": .number(Double(e.rank)), "user": .string(e.userID), "status": .string(e.status.rawValue),
-                "distance_m": r(e.distance), "gap_m": r(e.gap), "pace_s_per_km": e.pace.map(r) ?? .null,
+                "distance_m": r(e.distance), "gap_m": r(e.gap), "elapsed_pace_s_per_km": e.pace.map(r) ?? .null,
                 "finish_time_s": e.finishTime.map(r) ?? .null, "time_gap_s": e.timeGap.map(r) ?? .null]
     }
 
