@@ -50,6 +50,7 @@ struct DaemonOperations: Sendable {
         router.register("runs.get") { request in try runsGet(request) }
         router.register("history") { request in try history(request) }
         router.register("progress") { request in try progress(request) }
+        router.register("badges.catalog") { request in try badgesCatalog(request) }
         router.register("goals.recommend") { request in try goalsRecommend(request) }
         router.register("missions.evaluate") { request in try missionsEvaluate(request) }
         router.register("missions.progress") { request in try missionsProgress(request) }

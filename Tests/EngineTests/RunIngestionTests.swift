@@ -199,10 +199,14 @@ struct RewardsTests {
 
     func earned(_ c: BadgeContext) -> Set<String> { Set(BadgeCatalog.newlyEarned(c, owned: []).map(\.id)) }
 
-    @Test("at least 20 badges with distinct ids, names and icons")
+    @Test("at least 30 badges with distinct ids, names and icons; race wins at 1, 5 and 25; every tier used")
     func catalog() {
         let all = BadgeCatalog.all
-        #expect(all.count >= 20)
+        #expect(all.count >= 30)
+        let winTargets = Set(all.filter { $0.measure == .raceWins }.map(\.target))
+        #expect([1, 5, 25].allSatisfy { winTargets.contains($0) })
+        #expect(Set(all.map(\.tier.rawValue)) == ["bronze", "silver", "gold", "platinum"])
+        #expect(Set(all.compactMap(\.kind)).isSubset(of: Set(MissionKind.allCases.map(\.rawValue))))
         #expect(Set(all.map(\.id)).count == all.count)
         #expect(Set(all.map(\.name)).count == all.count)
         #expect(Set(all.map(\.icon)).count == all.count)
@@ -279,5 +283,21 @@ extension RunIngestionTests {
                                                      xp: 80, offeredAt: dayStart + 9 * 3600))
         let synced = try RunIngestion(store: other).ingest(user: "min", clientRunID: "r", track: track, now: dayStart + 10 * 3600)
         #expect(synced["missions"]?.arrayValue?.map { $0["status"]?.stringValue } == ["completed"])
+    }
+}
+
+extension RunIngestionTests {
+    @Test("badge progress is the measure over its target, 1 once earned; kind badges count only their kind")
+    func badgeProgress() throws {
+        let c = BadgeContext(runs: [BadgeContext.Run(distance: 2500, elevationGain: 120, localDay: CivilDate(iso: "2026-11-29")!,
+                                                     localHour: 6.5, moving: 900)],
+                             missionsByKind: ["hills": 2, "distance": 3], raceWins: 0, racePodiums: 0)
+        func progress(_ id: String) -> Double? { BadgeCatalog.badge(id: id)?.progress(c) }
+        #expect(abs((progress("first_5k") ?? 0) - 2500 / (5000 * 0.99)) < 1e-12)
+        #expect(progress("first_run") == 1 && progress("early_bird") == 1)
+        #expect(abs((progress("hill_repeater") ?? 0) - 0.4) < 1e-12)
+        #expect(abs((progress("mission_10") ?? 0) - 0.5) < 1e-12)
+        #expect(progress("race_win_1") == 0)
+        #expect(Set(BadgeCatalog.newlyEarned(c, owned: []).map(\.id)) == ["first_run", "early_bird", "mission_1"])
     }
 }
