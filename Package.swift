@@ -34,6 +34,9 @@ let package = Package(
         .target(name: "Engine", dependencies: ["RunusCore", "Tracking", "TrackFormats", "Missions", "Features", "Learning"]),
         .target(name: "Simulation", dependencies: ["RunusCore", "Tracking", "TrackFormats", "Missions"]),
         .target(name: "Reports", dependencies: ["RunusCore", "Learning"]),
+        // Seeded generators of pathological requests and track-file mutations, the answer
+        // checker and the minimizer of `make fuzz` (record 0540): pure, like the modules above.
+        .target(name: "Fuzzing", dependencies: ["RunusCore", "Tracking", "TrackFormats", "Missions"]),
 
         // I/O modules.
         .target(name: "Storage", dependencies: ["RunusCore", "CSQLite"]),
