@@ -48,6 +48,8 @@ let package = Package(
         .executableTarget(name: "runus", dependencies: ["RunusCLI"]),
         // `make bench-learn` only: our learners on the peer benchmark's data.
         .executableTarget(name: "runus-bench-learn", dependencies: ["Learning"]),
+        // `make fuzz` only: the fuzzing driver (daemon processes, connections, RSS, watchdog).
+        .executableTarget(name: "runus-fuzz", dependencies: ["Fuzzing", "Server", "RunusCore", "TrackFormats"]),
 
         .testTarget(name: "RunusCoreTests", dependencies: ["RunusCore"]),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking"]),
