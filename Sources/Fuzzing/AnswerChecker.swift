@@ -16,7 +16,7 @@ public enum Violation: Sendable, Equatable, CustomStringConvertible {
     case idMismatch(expected: JSONValue, got: JSONValue)
     /// A pushed event on a connection that never watched a race, or an answer nobody asked for.
     case unexpectedLine
-    /// The answer broke the request's `Expectation`.
+    /// The answer broke the request's `AnswerExpectation`.
     case expectation(String)
     /// `error.code` is `internal`: by the protocol's own definition, a bug on our side.
     case internalError(String)
@@ -66,7 +66,7 @@ public struct AnswerChecker: Sendable {
     /// The verdict on `answer` (one line, no terminator) as the reply to a request that must
     /// echo `id` and meet `expectation`: the answer's outcome (`ok` or its code) and what was
     /// wrong with it, if anything.
-    public func check(_ answer: [UInt8], id: JSONValue, expectation: Expectation) -> (outcome: String, violation: Violation?) {
+    public func check(_ answer: [UInt8], id: JSONValue, expectation: AnswerExpectation) -> (outcome: String, violation: Violation?) {
         guard FuzzLine.isUTF8(answer) else { return ("invalid", .notJSON("not UTF-8")) }
         let value: JSONValue
         do { value = try JSONParser.parse(answer) } catch { return ("invalid", .notJSON("\(error)")) }
@@ -88,7 +88,7 @@ public struct AnswerChecker: Sendable {
         return (outcome, Self.expectationViolation(value, outcome: outcome, expectation))
     }
 
-    static func expectationViolation(_ answer: JSONValue, outcome: String, _ expectation: Expectation) -> Violation? {
+    static func expectationViolation(_ answer: JSONValue, outcome: String, _ expectation: AnswerExpectation) -> Violation? {
         func message() -> String { String((answer["error"]?["message"]?.stringValue ?? "").prefix(200)) }
         switch expectation {
         case .valid: return nil

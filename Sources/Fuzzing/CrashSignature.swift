@@ -77,6 +77,27 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
         self.frames = frames
     }
 
+    /// For a hung process stopped with SIGABRT (`threads=all`): the frames of ours of the first
+    /// thread that is working rather than waiting — its first frame of ours is not in the
+    /// socket layer (event loops in epoll) or the daemon's race clock (asleep).
+    public static func busyThread(in text: String) -> [String] {
+        var threads: [[String]] = []
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let line = raw.trimmingSpaces
+            if line.hasPrefix("Thread ") { threads.append([]); continue }
+            guard !threads.isEmpty, threads[threads.count - 1].count < 12, let at = line.ranges(of: " at /").last else { continue }
+            let path = line[line.index(before: at.upperBound)...]
+            guard let sources = path.firstRange(of: "/Sources/"), !line.contains("[system]") else { continue }
+            let parts = path[sources.upperBound...].split(separator: ":")
+            let place = parts.count >= 2 ? parts[0] + ":" + parts[1] : String(path[sources.upperBound...])
+            threads[threads.count - 1].append("\(functionName(String(line[line.startIndex..<at.lowerBound]))) at \(place)")
+        }
+        return threads.first { frames in
+            guard let first = frames.first else { return false }
+            return !first.contains(" at Server/") && !first.contains("ServeCommand.swift") && !first.contains("runus/main.swift")
+        } ?? []
+    }
+
     /// `  5 [ra]   0x0000… TodayPolicy.choose(state:scorer:memory:) + 3725 in runus` → the function.
     static func functionName(_ text: String) -> String {
         var s = Substring(text)

@@ -24,14 +24,16 @@ public enum DegenerateTracks {
         "future-dated-10-years", "future-dated-max-time", "epoch-1970", "backwards-clock", "antimeridian",
         "north-pole", "subnormal-coordinates", "extreme-readings", "nanosecond-steps", "one-vehicle-jump",
         "single-fix", "no-fixes", "out-of-range-values", "long-decimal-times", "clean-5k", "clean-intervals",
-        "max-points",
+        "run-then-gap-to-max-time", "max-points",
     ]
 
     /// Kinds that are cheap enough to send often (`max-points` has 86,400 fixes).
     public static let common: [String] = names.filter { $0 != "max-points" }
 
     /// Builds the track `name`. `start` is Unix seconds; `lat`/`lon` degrees.
-    public static func make(_ name: String, start t0: Double, lat: Double, lon: Double, _ g: inout SeededGenerator) -> WirePoints {
+    public static func make(_ name: String, start t0: Double, lat start: Double, lon: Double, _ g: inout SeededGenerator) -> WirePoints {
+        // Tracks run north; a clean one must not run past the pole (a latitude over 90 is refused).
+        let lat = name.hasPrefix("clean") ? min(start, 80) : start
         func n(_ x: Double) -> RawJSON { .number(x) }
         func fix(_ t: Double, _ la: Double, _ lo: Double) -> [RawJSON] { [n(t), n(la), n(lo)] }
         /// `count` fixes every `dt` seconds moving north `step` metres each.
@@ -97,6 +99,9 @@ public enum DegenerateTracks {
                 for _ in 0..<(rep % 2 == 0 ? 90 : 120) { out.append(fix(t, la, lon)); t += 1; la += (rep % 2 == 0 ? 4.6 : 2.0) / 111_200 }
             }
             points = out
+        case "run-then-gap-to-max-time":
+            // Ten minutes of running, then one fix at the largest time the wire accepts.
+            points = line(600, dt: 1, step: 3) + [fix(1e11, lat + 600 * 3 / 111_200, lon)]
         case "max-points":
             // Coordinates to 7 decimals (1 cm), so that 86,400 fixes fit in the 4 MiB line limit.
             points = (0..<86_400).map { k in

@@ -26,7 +26,17 @@ public enum FilePipeline {
     public static let kinds: [MissionKind] = [.distance, .pace, .negativeSplit, .evenPace, .progression, .intervals,
                                               .fartlek, .hills, .loop, .earlyBird]
 
-    public static func run(_ bytes: [UInt8], name: String) -> Outcome {
+    /// The kind a crash or hang inside `MissionEvaluator` happened in, read from its frames
+    /// (`checkFartlek` → fartlek), so that a campaign can go on without it.
+    public static func kind(in frames: [String]) -> MissionKind? {
+        for frame in frames {
+            for kind in kinds where frame.lowercased().contains("check" + kind.rawValue.filter { $0 != "_" }) { return kind }
+            if frame.contains("FartlekDetector") { return .fartlek }
+        }
+        return nil
+    }
+
+    public static func run(_ bytes: [UInt8], name: String, kinds: [MissionKind] = FilePipeline.kinds) -> Outcome {
         let read: (format: TrackFileFormat, activities: [Activity])
         do {
             read = try TrackFileReader.read(bytes, name: name)

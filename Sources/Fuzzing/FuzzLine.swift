@@ -1,7 +1,7 @@
 import RunusCore
 
 /// What the fuzzer demands of an answer beyond the envelope (record 0540, "checks").
-public enum Expectation: Sendable, Equatable {
+public enum AnswerExpectation: Sendable, Equatable {
     /// Any valid answer: `ok` true, or false with a code from the closed set other than
     /// `internal` (which the protocol reserves for our bugs).
     case valid
@@ -26,7 +26,7 @@ public struct FuzzLine: Sendable {
     public let bytes: [UInt8]
     /// e.g. `ingest:two-fixes-20-min`, `follow:missions.today`, `malformed:truncated`.
     public let family: String
-    public let expectation: Expectation
+    public let expectation: AnswerExpectation
     /// Creates or changes state (users, runs, races): kept for reproducers.
     public let keepsState: Bool
     /// The runner the line is about, when it names one of the session's runners.
@@ -38,7 +38,7 @@ public struct FuzzLine: Sendable {
     /// how the daemon orders pipelined work.
     public var barrier = false
 
-    public init(bytes: [UInt8], family: String, expectation: Expectation = .valid, keepsState: Bool = false,
+    public init(bytes: [UInt8], family: String, expectation: AnswerExpectation = .valid, keepsState: Bool = false,
                 user: String? = nil, declaredID: JSONValue? = nil) {
         precondition(bytes.last == 0x0A, "FuzzLine: every line ends with LF so the stream stays in step")
         self.bytes = bytes
@@ -50,7 +50,7 @@ public struct FuzzLine: Sendable {
     }
 
     /// A request object written as one LF-terminated line.
-    public init(_ request: RawJSON, family: String, expectation: Expectation = .valid, keepsState: Bool = false,
+    public init(_ request: RawJSON, family: String, expectation: AnswerExpectation = .valid, keepsState: Bool = false,
                 user: String? = nil) {
         var bytes = request.encoded
         bytes.append(0x0A)

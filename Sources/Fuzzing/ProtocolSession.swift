@@ -71,6 +71,7 @@ public struct ProtocolSession: Sendable {
     /// The first findings (at most `maximumFindings`); `tally.violations` counts them all.
     public private(set) var findings: [Finding] = []
     public static let maximumFindings = 200
+    public static let findingsPerFamily = 3
     /// Bytes of recent lines and of state lines kept, at most.
     public static let recentLimit = (lines: 256, bytes: 16 << 20)
     public static let stateLimit = 32 << 20
@@ -92,6 +93,12 @@ public struct ProtocolSession: Sendable {
     public mutating func next(now: Double) -> FuzzLine? {
         if outstanding > 0, generator.nextIsBarrier(now: now) { return nil }
         let line = generator.next(now: now)
+        sent(line)
+        return line
+    }
+
+    /// Records `line` as sent: its answers are due next, in order.
+    mutating func sent(_ line: FuzzLine) {
         sentCount += 1
         let sent = SentLine(number: sentCount, line: line)
         let physical = line.answeredLines
@@ -103,7 +110,6 @@ public struct ProtocolSession: Sendable {
         // it is on its way): accept them from the moment a watch is sent.
         if !watching, Self.contains(line.bytes, Self.watchBytes) { watching = true }
         remember(sent)
-        return line
     }
 
     /// Takes one received line (no terminator): the next due answer, or a pushed event.
@@ -146,8 +152,10 @@ public struct ProtocolSession: Sendable {
 
     mutating func record(_ violation: Violation, _ sent: SentLine, _ answer: [UInt8]) {
         tally.violations[violation.kind, default: 0] += 1
-        tally.violationsByFamily["\(violation.kind) \(sent.line.family)", default: 0] += 1
-        guard findings.count < Self.maximumFindings else { return }
+        let key = "\(violation.kind) \(sent.line.family)"
+        tally.violationsByFamily[key, default: 0] += 1
+        // A few of each kind and family, so that a frequent one does not hide the rare ones.
+        guard findings.count < Self.maximumFindings, tally.violationsByFamily[key]! <= Self.findingsPerFamily else { return }
         let context = sent.line.user.map { user in
             Array(stateLines.filter { $0.number < sent.number && $0.line.user == user }.suffix(400))
         } ?? []

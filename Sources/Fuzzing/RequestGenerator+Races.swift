@@ -8,7 +8,7 @@ extension RequestGenerator {
     mutating func race(now: Double) {
         switch g.int(in: 0...5) {
         case 0, 1:
-            var p = OperationCatalog.parameters(for: "race.create", context(now: now), &g)
+            var p = OperationCatalog.parameters(for: "race.create", context(now: now, for: "race.create"), &g)
             if g.bernoulli(0.3) {
                 let names = ["name", "distance_m", "start_time", "capacity", "public"]
                 let name = PathologicalValues.pick(names, &g)
@@ -20,13 +20,13 @@ extension RequestGenerator {
                 ]
                 p = RawJSON.object(p).setting(name, PathologicalValues.pick(values, &g)).members
             }
-            queue.append(line("race.create", p, family: "race:race.create"))
+            enqueue(line("race.create", p, family: "race:race.create"))
         case 2:
             guard let race = races.last else { return race(now: now, create: true) }
             let runner = PathologicalValues.pick(runners, &g)
-            queue.append(line("race.join", [("race_id", .string(race)), ("user", .string(runner.id))], family: "race:race.join",
+            enqueue(line("race.join", [("race_id", .string(race)), ("user", .string(runner.id))], family: "race:race.join",
                               user: runner.id))
-            queue.append(line("race.watch", [("race_id", .string(race))], family: "race:race.watch"))
+            enqueue(line("race.watch", [("race_id", .string(race))], family: "race:race.watch"))
         case 3, 4:
             guard let (race, token) = tokens.last else { return race(now: now, create: true) }
             let start = raceStarts[race] ?? now
@@ -34,28 +34,28 @@ extension RequestGenerator {
             let at = g.bernoulli(0.7) ? max(start, now - 5).rounded() : start - 60
             let track = DegenerateTracks.make(name, start: at, lat: 37.5, lon: 127, &g)
             let slice = track.points.prefix(g.int(in: 1...max(1, min(track.points.count, 400))))
-            queue.append(line("race.position", [("race_id", .string(race)), ("participant_token", .string(token)),
+            enqueue(line("race.position", [("race_id", .string(race)), ("participant_token", .string(token)),
                                                 ("points", .array(slice.map { .array($0) }))], family: "race:race.position:\(name)"))
         default:
             let race = races.last ?? "race-1"
             switch g.int(in: 0...2) {
-            case 0: queue.append(line("race.results", [("race_id", .string(race))], family: "race:race.results"))
+            case 0: enqueue(line("race.results", [("race_id", .string(race))], family: "race:race.results"))
             case 1:
                 let token = tokens.last(where: { $0.race == race })?.token ?? "0-0"
-                queue.append(line("race.leave", [("race_id", .string(race)), ("participant_token", .string(token))], family: "race:race.leave"))
+                enqueue(line("race.leave", [("race_id", .string(race)), ("participant_token", .string(token))], family: "race:race.leave"))
             default:
                 var p: [(String, RawJSON)] = []
                 for key in ["min_distance_m", "max_distance_m", "from", "to"] where g.bernoulli(0.5) {
                     p.append((key, g.bernoulli(0.7) ? .number(g.uniform(0, 1e5).rounded()) : PathologicalValues.any(&g)))
                 }
-                queue.append(line("race.list", p, family: "race:race.list"))
+                enqueue(line("race.list", p, family: "race:race.list"))
             }
         }
     }
 
     /// A race.create when there is no room yet to join or run in.
     mutating func race(now: Double, create: Bool) {
-        queue.append(line("race.create", OperationCatalog.parameters(for: "race.create", context(now: now), &g),
+        enqueue(line("race.create", OperationCatalog.parameters(for: "race.create", context(now: now, for: "race.create"), &g),
                           family: "race:race.create", expectation: .ok))
     }
 }

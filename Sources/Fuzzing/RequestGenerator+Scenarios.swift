@@ -165,7 +165,7 @@ extension RequestGenerator {
     /// unknown one).
     mutating func pathologicalParameter(now: Double) {
         let op = PathologicalValues.pick(OperationCatalog.operations.filter { $0 != "model.reload" }, &g)
-        let context = context(now: now)
+        let context = context(now: now, for: op)
         var p = OperationCatalog.parameters(for: op, context, &g)
         let names = OperationCatalog.parameters[op] ?? []
         switch g.int(in: 0...9) {
@@ -195,7 +195,7 @@ extension RequestGenerator {
 
     mutating func malformed(now: Double) {
         let op = PathologicalValues.pick(OperationCatalog.operations.filter { $0 != "model.reload" }, &g)
-        let context = context(now: now)
+        let context = context(now: now, for: op)
         let parameters = OperationCatalog.parameters(for: op, context, &g)
         let request = RawJSON.request(id: id(), op: op, parameters)
         let (bytes, family) = LineCorruptor.corrupt(request, &g)
@@ -206,7 +206,7 @@ extension RequestGenerator {
 
     mutating func service() {
         if configuration.reloadOneIn > 0, g.int(in: 1...configuration.reloadOneIn) == 1 {
-            queue.append(line("model.reload", [], family: "service:model.reload", expectation: .ok))
+            enqueue(line("model.reload", [], family: "service:model.reload", expectation: .ok))
             return
         }
         let op = PathologicalValues.pick(["health", "stats", "model.info", "auth"], &g)
@@ -214,7 +214,7 @@ extension RequestGenerator {
         // An unknown extra parameter is ignored, unless its value breaks the line.
         let extra = g.bernoulli(0.3)
         if extra { p.append((PathologicalValues.pick(PathologicalValues.strings, &g), PathologicalValues.any(&g))) }
-        queue.append(line(op, p, family: "service:\(op)", expectation: extra ? .valid : .ok))
+        enqueue(line(op, p, family: "service:\(op)", expectation: extra ? .valid : .ok))
     }
 
     /// Reads of the simulated runners (rich histories; never written by the fuzzer).
@@ -226,12 +226,12 @@ extension RequestGenerator {
         let track = DegenerateTracks.make("clean-5k", start: now - 7200, lat: 37.5, lon: 127, &g)
         switch op {
         case "missions.score":
-            queue.append(line(op, [("user", .string(user)), ("specs", .array(SpecFuzzer.examples))], family: "simulated:\(op)", expectation: .ok))
+            enqueue(line(op, [("user", .string(user)), ("specs", .array(SpecFuzzer.examples))], family: "simulated:\(op)", expectation: .ok))
         case "history":
-            queue.append(line(op, [("user", .string(user)), ("from", .string("2026-01-01")), ("to", .string("2026-12-31"))],
+            enqueue(line(op, [("user", .string(user)), ("from", .string("2026-01-01")), ("to", .string("2026-12-31"))],
                               family: "simulated:\(op)", expectation: .ok))
         default:
-            queue.append(line(op, [("user", .string(user))] + (op == "missions.progress" && g.bernoulli(0.5) ? [("points", track.json)] : []),
+            enqueue(line(op, [("user", .string(user))] + (op == "missions.progress" && g.bernoulli(0.5) ? [("points", track.json)] : []),
                               family: "simulated:\(op)", expectation: .ok))
         }
     }
@@ -242,6 +242,6 @@ extension RequestGenerator {
         let track = DegenerateTracks.make(PathologicalValues.pick(DegenerateTracks.common, &g), start: runStart(now: now), lat: lat, lon: lon, &g)
         var p: [(String, RawJSON)] = [("spec", SpecFuzzer.spec(&g)), ("points", track.json)]
         if g.bernoulli(0.5) { p.append(("utc_offset_s", .raw(PathologicalValues.pick(["0", "-50400", "50400", "-0", "3600", "1e-320"], &g)))) }
-        queue.append(line("missions.evaluate", p, family: "evaluate:\(track.name)"))
+        enqueue(line("missions.evaluate", p, family: "evaluate:\(track.name)"))
     }
 }

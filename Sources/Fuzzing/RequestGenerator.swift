@@ -48,6 +48,7 @@ public struct RequestGenerator: Sendable {
     var tokens: [(race: String, token: String)] = []
     /// Lines not generated again (`mute`).
     public private(set) var muted: [MuteRule] = []
+    public private(set) var mutedFamilies: Set<String> = []
 
     public init(_ configuration: Configuration) {
         self.configuration = configuration
@@ -102,6 +103,9 @@ public struct RequestGenerator: Sendable {
     /// `rule.requires` (a crash class already found and minimized).
     public mutating func mute(_ rule: MuteRule) { muted.append(rule) }
 
+    /// Stops generating lines of `family` at all (one that hung the daemon).
+    public mutating func mute(family: String) { mutedFamilies.insert(family) }
+
     // MARK: building lines
 
     /// The id of the next request: mostly a sequence number (answers are checked in order),
@@ -119,7 +123,7 @@ public struct RequestGenerator: Sendable {
         }
     }
 
-    mutating func line(_ op: String, _ parameters: [(String, RawJSON)], family: String, expectation: Expectation = .valid,
+    mutating func line(_ op: String, _ parameters: [(String, RawJSON)], family: String, expectation: AnswerExpectation = .valid,
                        user: String? = nil, barrier: Bool = false) -> FuzzLine {
         let request = RawJSON.request(id: id(), op: op, parameters)
         var l = FuzzLine(request, family: family, expectation: expectation,
@@ -142,6 +146,7 @@ public struct RequestGenerator: Sendable {
 
     /// Queues `l` unless muted; the runner it is about remembers its family.
     mutating func enqueue(_ l: FuzzLine) {
+        if mutedFamilies.contains(l.family) { return }
         if let user = l.user {
             guard allowed(l.family, user: user) else { return }
             if let k = runners.firstIndex(where: { $0.id == user }) { runners[k].families.insert(l.family) }
@@ -151,13 +156,16 @@ public struct RequestGenerator: Sendable {
 
     /// A context for the catalog's requests: a runner of this connection, one of its runs, a
     /// known race and token, a small track.
-    mutating func context(now: Double) -> OperationCatalog.Context {
+    mutating func context(now: Double, for op: String) -> OperationCatalog.Context {
         let runner = PathologicalValues.pick(runners, &g)
         let run = runner.runs.isEmpty ? ("r0", now - 3600, nil) : PathologicalValues.pick(runner.runs, &g)
         let race = races.isEmpty ? "race-1" : PathologicalValues.pick(races, &g)
         let token = tokens.first(where: { $0.race == race })?.token ?? "0-0"
-        let name = g.bernoulli(0.7) ? "clean-intervals" : PathologicalValues.pick(DegenerateTracks.common, &g)
-        let points = DegenerateTracks.make(name, start: (now - 3600).rounded(), lat: 37.5, lon: 127, &g).json
+        var points: RawJSON = .array([])
+        if OperationCatalog.parameters[op]?.contains("points") == true {  // a track only where one is sent
+            let name = g.bernoulli(0.7) ? "clean-intervals" : PathologicalValues.pick(DegenerateTracks.common, &g)
+            points = DegenerateTracks.make(name, start: (now - 3600).rounded(), lat: 37.5, lon: 127, &g).json
+        }
         return OperationCatalog.Context(user: runner.id, runID: run.0, day: CivilDate(instant: run.1, utcOffset: 0),
                                         now: now, race: race, token: token, points: points)
     }
