@@ -20,12 +20,16 @@ struct CrashRecord {
     let muteRule: MuteRule?
 }
 
-/// What a hung daemon was doing.
+/// What a hung daemon was doing, and the line that hung it when a replay confirmed it.
 struct HangRecord {
     let generation: Int
     let dump: String
     let waited: Double
     let frames: [String]
+    /// The runner's earlier state lines and the line that got no answer, trigger last.
+    let reproducer: [SentLine]?
+    /// The family of the line that hung it (not generated again).
+    let family: String?
 }
 
 struct CrashTriage {
@@ -135,13 +139,32 @@ struct CrashTriage {
         return nil
     }
 
-    mutating func dumpHang(workers: [ConnectionWorker], daemon: DaemonProcess, generation: Int) -> HangRecord {
+    /// Dumps a hang, then replays the oldest line in flight on each connection that waited (with
+    /// its runner's state lines) on a fresh daemon with a 10 s answer timeout: the first that
+    /// gets no answer is the trigger.
+    mutating func handleHang(workers: [ConnectionWorker], daemon: DaemonProcess, generation: Int) -> HangRecord {
         count += 1
         let dump = "\(settings.out)/hang-\(count)"
         let stderr = daemon.stderrText()
         try? write(dump: dump, stderr: stderr, workers: workers)
+        var reproducer: [SentLine]?
+        if settings.minimize {
+            var quick = replayer
+            quick.answerTimeout = 10
+            for w in workers where w.end == .hang {
+                guard let trigger = w.session.inFlight.first else { continue }
+                let state = w.session.stateLines.filter { $0.number < trigger.number && trigger.line.user != nil && $0.line.user == trigger.line.user }
+                let candidate = Array(state.suffix(Self.stateLinesPerCandidate)) + [trigger]
+                if let r = try? quick.replay(candidate), r.hung, let i = r.deathIndex {
+                    reproducer = Array(candidate[0...i])
+                    break
+                }
+            }
+            if let reproducer { try? Self.writeLines(reproducer.map(\.line.bytes), to: "\(dump)/reproducer.lines") }
+        }
+        let family = reproducer?.last?.line.family ?? workers.first(where: { $0.end == .hang })?.session.inFlight.first?.line.family
         return HangRecord(generation: generation, dump: dump, waited: workers.map(\.waited).max() ?? 0,
-                          frames: CrashSignature(stderr: stderr, signal: SIGABRT).frames)
+                          frames: CrashSignature.busyThread(in: stderr), reproducer: reproducer, family: family)
     }
 
     /// `connection-C.lines`: the last lines sent on connection C, as sent; `in-flight-C.lines`:

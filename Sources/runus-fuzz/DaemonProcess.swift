@@ -38,9 +38,9 @@ final class DaemonProcess: @unchecked Sendable {
         process.arguments = ["serve", "--db", db, "--model", model, "--unix", socket]
         var environment = ProcessInfo.processInfo.environment
         environment["OPENBLAS_NUM_THREADS"] = "1"
-        // The runtime's backtracer prints the trap message and the crashed thread's frames
-        // (file:line) on stderr; the fuzzer deduplicates crashes by them.
-        environment["SWIFT_BACKTRACE"] = "enable=yes,interactive=no,color=no,threads=crashed,registers=none,images=none"
+        // The runtime's backtracer prints the trap message and every thread's frames (file:line)
+        // on stderr: crashes are deduplicated by the crashed thread's, hangs read the busy one.
+        environment["SWIFT_BACKTRACE"] = "enable=yes,interactive=no,color=no,threads=all,registers=none,images=none"
         process.environment = environment
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))

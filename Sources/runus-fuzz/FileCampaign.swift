@@ -40,6 +40,8 @@ struct FileCampaign {
         var slowestAcceptance: (micros: Int, index: Int) = (-1, -1)
         var seconds = 0.0
         var points = 0
+        /// Mission kinds left out after one crashed or hung, with the file that did it.
+        var skippedKinds: [(kind: String, index: Int)] = []
     }
 
     func run() throws -> (Report, FileMutator) {
@@ -64,7 +66,8 @@ struct FileCampaign {
     func runChild(from: Int, number: Int, mutator: FileMutator, report: Report) throws -> Int {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: settings.executable)
-        process.arguments = ["files-worker", "--seed", "\(settings.seed)", "--from", "\(from)", "--count", "\(settings.count - from)"]
+        process.arguments = ["files-worker", "--seed", "\(settings.seed)", "--from", "\(from)", "--count", "\(settings.count - from)",
+                             "--skip-kinds", report.skippedKinds.map(\.kind).joined(separator: ",")]
             + (settings.datasets.map { ["--datasets", $0] } ?? [])
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=yes,interactive=no,color=no,threads=all,registers=none,images=none"
@@ -83,10 +86,17 @@ struct FileCampaign {
             var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&entry, 1, Int32(settings.timeout * 1000))
             if ready == 0, let index = current {
+                // SIGABRT for the backtrace; the runtime's backtracer has been seen to let the
+                // process run on after printing it, so SIGKILL follows.
                 kill(process.processIdentifier, SIGABRT)
+                let deadline = Date().addingTimeInterval(10)
+                while process.isRunning, Date() < deadline { usleep(20_000) }
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
                 process.waitUntilExit()
-                report.hangs.append(problem(index, mutator: mutator, stderrPath: stderrPath, kind: "hang"))
-                say("  hang on file \(index): \(mutator.file(index).description)")
+                let p = problem(index, mutator: mutator, stderrPath: stderrPath, kind: "hang")
+                report.hangs.append(p)
+                say("  hang on file \(index): \(p.signature.frames.first ?? "?")\n    \(p.description)")
+                skipKind(p, report)
                 return index + 1
             }
             if ready == 0 { continue }
@@ -98,6 +108,7 @@ struct FileCampaign {
                     let p = problem(index, mutator: mutator, stderrPath: stderrPath, kind: "crash")
                     report.crashes.append(p)
                     say("  crash on file \(index): \(p.signature.message) at \(p.signature.location)\n    \(p.description)")
+                    skipKind(p, report)
                 }
                 return index + 1
             }
@@ -135,6 +146,14 @@ struct FileCampaign {
             return current
         default: return current
         }
+    }
+
+    /// A crash or hang in one mission kind's check: the rest of the campaign goes without that
+    /// kind, so that the same bug is not met again on every other file.
+    func skipKind(_ p: Problem, _ report: Report) {
+        guard let kind = FilePipeline.kind(in: p.signature.frames), !report.skippedKinds.contains(where: { $0.kind == kind.rawValue }) else { return }
+        report.skippedKinds.append((kind.rawValue, p.index))
+        say("    mission kind \(kind.rawValue) left out of the check from now on")
     }
 
     func problem(_ index: Int, mutator: FileMutator, stderrPath: String, kind: String) -> Problem {

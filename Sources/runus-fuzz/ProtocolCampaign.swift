@@ -41,6 +41,7 @@ struct ProtocolCampaign {
         let started = Date()
         var generation = 0
         var mutes: [MuteRule] = []
+        var mutedFamilies: Set<String> = []
         while budget.remaining > 0 {
             let daemon = try DaemonProcess(runus: settings.runus, db: db, model: settings.model,
                                            socket: "\(settings.out)/fuzz.sock", stderrPath: "\(settings.out)/daemon-\(generation).stderr")
@@ -51,6 +52,7 @@ struct ProtocolCampaign {
                 var generator = RequestGenerator(.init(seed: settings.seed, connection: c, generation: generation,
                                                        simulatedRunners: settings.simulatedRunners))
                 for rule in mutes { generator.mute(rule) }
+                for family in mutedFamilies { generator.mute(family: family) }
                 return ConnectionWorker(session: ProtocolSession(generator: generator, checker: checker), socket: daemon.socket,
                                         budget: budget, window: settings.window, answerTimeout: settings.answerTimeout)
             }
@@ -63,7 +65,9 @@ struct ProtocolCampaign {
             if status == .running, ends.contains(.hang) {
                 daemon.signal(SIGABRT)  // the backtracer prints where every thread is
                 status = daemon.waitForExit(limit: 60)
-                report.hangs.append(triage.dumpHang(workers: workers, daemon: daemon, generation: generation))
+                let hang = triage.handleHang(workers: workers, daemon: daemon, generation: generation)
+                report.add(hang)
+                if settings.mute, let family = hang.family { mutedFamilies.insert(family) }
             }
             for w in workers { var s = w.session; s.abandon(); report.tally.add(s.tally); report.addFindings(s.findings) }
             sampler.stop()

@@ -26,7 +26,16 @@ final class ProtocolReport: @unchecked Sendable {
     func noteRSS(samples: [Int]) { rssMax = max(rssMax, samples.max() ?? 0); if let last = samples.last { rssAfter = last } }
     func noteRSS(after kb: Int?) { if let kb { rssAfter = kb; rssMax = max(rssMax, kb) } }
 
-    func addFindings(_ more: [Finding]) { findings += more.prefix(max(0, 100 - findings.count)) }
+    /// Keeps the first three findings of each kind and family, over all connections.
+    func addFindings(_ more: [Finding]) {
+        for f in more {
+            let key = "\(f.violation.kind) \(f.request.line.family)"
+            guard findings.count < 400, keptByFamily[key, default: 0] < 3 else { continue }
+            keptByFamily[key, default: 0] += 1
+            findings.append(f)
+        }
+    }
+    private var keptByFamily: [String: Int] = [:]
 
     func add(_ crash: CrashRecord) {
         crashes.append(crash)
@@ -46,6 +55,17 @@ final class ProtocolReport: @unchecked Sendable {
     func progressIfDue(sent: Int, started: Date) {
         guard -lastProgress.timeIntervalSinceNow >= 10 else { return }
         progress(sent: sent, started: started)
+    }
+
+    func add(_ hang: HangRecord) {
+        hangs.append(hang)
+        say("\n*** daemon \(hang.generation) hung: no answer for \(Int(hang.waited)) s; dump \(hang.dump)")
+        hang.frames.prefix(4).forEach { say("    \($0)") }
+        if let r = hang.reproducer {
+            say("    reproduced on a fresh daemon by (trigger last):")
+            for line in r.suffix(4) { say("      " + Self.printable(line.line.bytes, limit: 400)) }
+        }
+        if let family = hang.family { say("    lines of family \(family) are not sent again") }
     }
 
     func progress(sent: Int, started: Date) {
@@ -71,7 +91,7 @@ final class ProtocolReport: @unchecked Sendable {
 
     func printTable() {
         func n(_ x: Int) -> String { x.formatted() }
-        func row(_ label: String, _ value: String) { say("  " + label.padding(toLength: 34, withPad: " ", startingAt: 0) + value) }
+        func row(_ label: String, _ value: String) { say("  " + label.padding(toLength: max(34, label.count + 2), withPad: " ", startingAt: 0) + value) }
         say("\nprotocol fuzzing: seed \(settings.seed), \(settings.connections) connections, \(Int(seconds)) s, \(settings.runus)")
         row("lines sent", n(tally.linesSent))
         row("answers due", n(tally.answersDue))
@@ -105,17 +125,22 @@ final class ProtocolReport: @unchecked Sendable {
             say("\ninternal error \"\(r.message)\" reproduced on a fresh daemon by:")
             for line in r.lines { say("       " + Self.printable(line.line.bytes, limit: 300)) }
         }
-        let kinds = Dictionary(grouping: findings, by: { $0.violation.kind })
-        if !kinds.isEmpty { say("\nfindings (first of each kind; \(findings.count) kept):") }
-        for (kind, list) in kinds.sorted(by: { $0.key < $1.key }) {
-            var seen = Set<String>()
-            for f in list where seen.insert(f.request.line.family + "\(f.violation)".prefix(60)).inserted && seen.count <= 5 {
-                say("  [\(kind)] \(f.request.line.family): \(f.violation)")
-                say("     request: " + Self.printable(f.request.line.bytes, limit: 300))
-                say("     answer:  " + Self.printable(f.answer, limit: 300))
+        if !findings.isEmpty { say("\nfindings (the first of each kind and family):") }
+        var shown = Set<String>()
+        for f in findings where shown.insert("\(f.violation.kind) \(f.request.line.family)").inserted {
+            say("  [\(f.violation.kind)] \(f.request.line.family): \(f.violation)")
+            for c in f.context.suffix(3) { say("     before:  " + Self.printable(c.line.bytes, limit: 200)) }
+            say("     request: " + Self.printable(f.request.line.bytes, limit: 300))
+            say("     answer:  " + Self.printable(f.answer, limit: 300))
+        }
+        for h in hangs {
+            say("\nhang (\(Int(h.waited)) s without an answer), dump \(h.dump):")
+            h.frames.prefix(8).forEach { say("    \($0)") }
+            if let r = h.reproducer {
+                say("  reproducer (\(h.dump)/reproducer.lines), trigger last:")
+                for line in r.suffix(6) { say("    " + Self.printable(line.line.bytes, limit: 300)) }
             }
         }
-        for h in hangs { say("\nhang (\(Int(h.waited)) s without an answer), dump \(h.dump):"); h.frames.prefix(8).forEach { say("    \($0)") } }
     }
 
     /// Violations of the envelope: not JSON, no `ok`, unknown code, wrong or out-of-order id,
@@ -146,7 +171,10 @@ final class ProtocolReport: @unchecked Sendable {
                  "frames": .array(c.first.signature.frames.map { .string($0) }),
                  "reproducer": c.first.reproducer.map { r in .array(r.map { .string(Self.printable($0.line.bytes, limit: 4000)) }) } ?? .null]
             }),
-            "findings": .array(findings.prefix(20).map { f in
+            "hang_reproducers": .array(hangs.map { h in
+                h.reproducer.map { r in .array(r.map { .string(Self.printable($0.line.bytes, limit: 4000)) }) } ?? .null
+            }),
+            "findings": .array(findings.prefix(60).map { f in
                 ["kind": .string(f.violation.kind), "family": .string(f.request.line.family), "violation": .string("\(f.violation)"),
                  "request": .string(Self.printable(f.request.line.bytes, limit: 600)), "answer": .string(Self.printable(f.answer, limit: 600))]
             }),

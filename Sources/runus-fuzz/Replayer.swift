@@ -16,6 +16,8 @@ struct Replayer {
 
     struct Result {
         var died: Bool
+        /// An answer did not come within `answerTimeout` while the daemon was alive.
+        var hung = false
         /// Index of the line whose answer never came (the trigger), when the daemon died.
         var deathIndex: Int?
         var signature: CrashSignature?
@@ -56,6 +58,11 @@ struct Replayer {
                     answers.append(l)
                 }
             } catch {
+                if daemon.status == .running, case ServerError.timedOut? = error as? ServerError {
+                    daemon.signal(SIGKILL)
+                    _ = daemon.waitForExit(limit: 10)
+                    return Result(died: false, hung: true, deathIndex: i)
+                }
                 let status = daemon.waitForExit(limit: 60)
                 if case .signalled(let s) = status {
                     let text = daemon.stderrText()

@@ -48,6 +48,7 @@ func filesCommand(_ o: Options) throws -> Bool {
     if r.slowestAcceptance.index >= 0 {
         row("slowest accepted file", "\(ms(r.slowestAcceptance.micros)): file \(r.slowestAcceptance.index), \(mutator.file(r.slowestAcceptance.index).description)")
     }
+    for (kind, index) in r.skippedKinds { row("kind left out", "\(kind) after file \(index)") }
     for p in r.crashes { say("  crash, file \(p.index) (\(p.saved)): \(p.signature.message) at \(p.signature.location)\n    \(p.description)") }
     for p in r.hangs { say("  hang, file \(p.index) (\(p.saved)): \(p.signature.frames.prefix(3).joined(separator: " ← "))\n    \(p.description)") }
     var seen = Set<String>()
