@@ -89,7 +89,7 @@ extension FileMutator {
             let len = min(b.count, g.int(in: 1...4096))
             let start = b.isEmpty ? 0 : g.int(in: 0...(b.count - len))
             let chunk = len == 0 ? [0x20] : Array(b[start..<(start + len)])
-            let times = max(1, (g.int(in: 1...16) << 20) / chunk.count)
+            let times = max(1, min(g.int(in: 1...16) << 20, maximumBytes) / chunk.count)
             let prefix = Array(b[max(0, start - 65_536)..<start])
             b = GzipWriter.repeating(chunk, times: times, after: prefix)
             return "gzip of \(prefix.count) bytes then \(chunk.count) bytes from \(start) ×\(times)"

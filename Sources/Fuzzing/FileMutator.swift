@@ -31,13 +31,16 @@ public struct MutatedFile: Sendable {
 public struct FileMutator: Sendable {
     public let seeds: [SeedFile]
     public let seed: UInt64
-    /// Largest mutated file, bytes (a duplication stops growing there).
-    public static let maximumBytes = 16 << 20
+    /// Size a duplication or an inflating gzip member grows a file to at most, bytes (a splice
+    /// or an insertion may add a little more). 16 MiB by default; the test slice keeps files
+    /// small, because a debug build reads them fifty times slower.
+    public let maximumBytes: Int
 
-    public init(seeds: [SeedFile], seed: UInt64) {
+    public init(seeds: [SeedFile], seed: UInt64, maximumBytes: Int = 16 << 20) {
         precondition(!seeds.isEmpty, "FileMutator needs at least one seed file")
         self.seeds = seeds
         self.seed = seed
+        self.maximumBytes = maximumBytes
     }
 
     /// The `index`-th mutated file.
@@ -96,7 +99,7 @@ public struct FileMutator: Sendable {
             let times = PathologicalValues.pick([1, 1, 2, 10, 100, 1000], &g)
             let at = g.int(in: 0...n)
             let chunk = Array(b[a..<(a + len)])
-            let copies = max(1, min(times, (Self.maximumBytes - n) / max(1, len)))
+            let copies = max(1, min(times, (maximumBytes - n) / max(1, len)))
             b.insert(contentsOf: Array([[UInt8]](repeating: chunk, count: copies).joined()), at: at)
             return "duplicate \(len) bytes from \(a) ×\(copies) at \(at)"
         case 6:

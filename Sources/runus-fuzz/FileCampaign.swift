@@ -17,6 +17,7 @@ struct FileCampaign {
         var seed: UInt64
         var out: String
         var timeout: Double
+        var maximumBytes: Int
     }
 
     struct Problem {
@@ -47,7 +48,7 @@ struct FileCampaign {
     func run() throws -> (Report, FileMutator) {
         try FileManager.default.createDirectory(atPath: "\(settings.out)/files", withIntermediateDirectories: true)
         let (seeds, note) = Corpus.load(datasets: settings.datasets, seed: settings.seed)
-        let mutator = FileMutator(seeds: seeds, seed: settings.seed)
+        let mutator = FileMutator(seeds: seeds, seed: settings.seed, maximumBytes: settings.maximumBytes)
         let report = Report()
         report.note = note
         say("file fuzzing: \(note)")
@@ -67,7 +68,7 @@ struct FileCampaign {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: settings.executable)
         process.arguments = ["files-worker", "--seed", "\(settings.seed)", "--from", "\(from)", "--count", "\(settings.count - from)",
-                             "--skip-kinds", report.skippedKinds.map(\.kind).joined(separator: ",")]
+                             "--skip-kinds", report.skippedKinds.map(\.kind).joined(separator: ","), "--max-file-bytes", "\(settings.maximumBytes)"]
             + (settings.datasets.map { ["--datasets", $0] } ?? [])
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=yes,interactive=no,color=no,threads=all,registers=none,images=none"

@@ -13,7 +13,7 @@ enum FileWorker {
         let from = try options.int("from", default: 0)
         let count = try options.int("count", default: 100)
         let (seeds, _) = Corpus.load(datasets: options.string("datasets"), seed: seed)
-        let mutator = FileMutator(seeds: seeds, seed: seed)
+        let mutator = FileMutator(seeds: seeds, seed: seed, maximumBytes: try options.int("max-file-bytes", default: 16 << 20))
         let skipped = Set((options.string("skip-kinds") ?? "").split(separator: ",").map(String.init))
         let kinds = FilePipeline.kinds.filter { !skipped.contains($0.rawValue) }
         let clock = ContinuousClock()

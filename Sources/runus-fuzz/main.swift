@@ -30,7 +30,8 @@ func filesCommand(_ o: Options) throws -> Bool {
     let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
     let settings = FileCampaign.Settings(executable: executable, datasets: o.string("datasets"), count: try o.int("count", default: 1000),
                                          seed: UInt64(try o.int("seed", default: 1)), out: o.string("out") ?? "var/fuzz/files",
-                                         timeout: try o.double("file-timeout", default: 20))
+                                         timeout: try o.double("file-timeout", default: 20),
+                                         maximumBytes: try o.int("max-file-bytes", default: 16 << 20))
     let (r, mutator) = try FileCampaign(settings: settings).run()
     func n(_ x: Int) -> String { x.formatted() }
     func row(_ label: String, _ value: String) { say("  " + label.padding(toLength: 30, withPad: " ", startingAt: 0) + value) }
@@ -65,6 +66,21 @@ func filesCommand(_ o: Options) throws -> Bool {
     return r.crashes.isEmpty && r.hangs.isEmpty
 }
 
+/// `runus-fuzz lines`: the lines one connection would send, to standard output (to read what
+/// the fuzzer sends, or to replay them).
+func linesCommand(_ o: Options) throws -> Bool {
+    var generator = RequestGenerator(.init(seed: UInt64(try o.int("seed", default: 1)), connection: try o.int("connection", default: 0),
+                                           simulatedRunners: try o.int("simulated-runners", default: 0)))
+    let now = Date().timeIntervalSince1970.rounded()
+    var out: [UInt8] = []
+    for _ in 0..<(try o.int("lines", default: 100)) {
+        out += generator.next(now: now).bytes
+        if out.count > 1 << 20 { FileHandle.standardOutput.write(Data(out)); out.removeAll(keepingCapacity: true) }
+    }
+    FileHandle.standardOutput.write(Data(out))
+    return true
+}
+
 func replayCommand(_ o: Options) throws -> Bool {
     guard let path = o.positional.first, let data = FileManager.default.contents(atPath: path) else { throw FuzzError("replay needs a FILE.lines") }
     var lines: [SentLine] = []
@@ -95,6 +111,7 @@ do {
     case "files": clean = try filesCommand(options)
     case "files-worker": try FileWorker.run(options); clean = true
     case "replay": clean = try replayCommand(options)
+    case "lines": clean = try linesCommand(options)
     default: throw FuzzError(Options.usage)
     }
     exit(clean ? 0 : 1)
