@@ -63,5 +63,6 @@ let package = Package(
         .testTarget(name: "ServerTests", dependencies: ["Server"]),
         .testTarget(name: "RunusCLITests", dependencies: ["RunusCLI"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports"], exclude: ["Golden"]),
+        .testTarget(name: "FuzzingTests", dependencies: ["Fuzzing", "TrackFormats"]),
     ]
 )
