@@ -13,7 +13,7 @@ public enum LineCorruptor {
 
     /// A malformed variant of `request` (an object written with `id` first), as a whole line
     /// with its terminator(s), and the family name.
-    public static func corrupt(_ request: RawJSON, _ g: inout SeededGenerator) -> (bytes: [UInt8], family: String) {
+    public static func corrupt(_ request: RawJSON, scale: Double = 1, _ g: inout SeededGenerator) -> (bytes: [UInt8], family: String) {
         let text = request.encoded
         let keep = idPrefixLength(text)
         let family = PathologicalValues.pick(families, &g)
@@ -43,11 +43,11 @@ public enum LineCorruptor {
             out = Array(text.dropLast()) + Array(",\"deep\":".utf8) + PathologicalValues.nested(depth: depth, g.bernoulli(0.5)).encoded + [0x7D]
         case "huge-string":
             // Mostly 64 KiB; 1 and 3 MiB now and then (each is megabytes through the socket).
-            let size = PathologicalValues.pick([65_536, 65_536, 65_536, 65_536, 65_536, 65_536, 65_536, 65_536, 1 << 20, 3 << 20], &g)
+            let size = Int(Double(PathologicalValues.pick([65_536, 65_536, 65_536, 65_536, 65_536, 65_536, 65_536, 65_536, 1 << 20, 3 << 20], &g)) * scale)
             out = Array(text.dropLast()) + Array(",\"huge\":\"".utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: size) + Array("\"}".utf8)
         case "many-keys":
             var extra: [UInt8] = []
-            for k in 0..<g.int(in: 100...20_000) { extra += Array(",\"k\(k)\":\(k)".utf8) }
+            for k in 0..<Int(Double(g.int(in: 100...20_000)) * scale) { extra += Array(",\"k\(k)\":\(k)".utf8) }
             out = Array(text.dropLast()) + extra + [0x7D]
         case "not-an-object":
             out = PathologicalValues.any(&g).encoded

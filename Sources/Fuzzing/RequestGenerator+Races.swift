@@ -32,7 +32,7 @@ extension RequestGenerator {
             let start = raceStarts[race] ?? now
             let name = g.bernoulli(0.5) ? "clean-5k" : PathologicalValues.pick(DegenerateTracks.common, &g)
             let at = g.bernoulli(0.7) ? max(start, now - 5).rounded() : start - 60
-            let track = DegenerateTracks.make(name, start: at, lat: 37.5, lon: 127, &g)
+            let track = DegenerateTracks.make(name, start: at, lat: 37.5, lon: 127, scale: configuration.scale, &g)
             let slice = track.points.prefix(g.int(in: 1...max(1, min(track.points.count, 400))))
             enqueue(line("race.position", [("race_id", .string(race)), ("participant_token", .string(token)),
                                                 ("points", .array(slice.map { .array($0) }))], family: "race:race.position:\(name)"))

@@ -55,7 +55,7 @@ extension RequestGenerator {
         let name = g.bernoulli(0.002) ? "max-points" : PathologicalValues.pick(DegenerateTracks.common, &g)
         let (lat, lon) = position()
         let start = runStart(now: now)
-        let track = DegenerateTracks.make(name, start: start, lat: lat, lon: lon, &g)
+        let track = DegenerateTracks.make(name, start: start, lat: lat, lon: lon, scale: configuration.scale, &g)
         let day = CivilDate(instant: start, utcOffset: 0)
         if g.bernoulli(0.4) {
             enqueue(line("missions.today", [("user", .string(user)), ("date", .string(day.description))],
@@ -89,7 +89,8 @@ extension RequestGenerator {
         let run = runner.runs.isEmpty ? ("r0", now, nil) : PathologicalValues.pick(runner.runs, &g)
         for _ in 0..<g.int(in: 1...3) {
             // The points of missions.progress are a new track; runs.get expects the stored run's.
-            let track = DegenerateTracks.make(PathologicalValues.pick(DegenerateTracks.common, &g), start: run.1, lat: 10, lon: 10, &g)
+            let name = PathologicalValues.pick(DegenerateTracks.common, &g)
+            let track = DegenerateTracks.make(name, start: run.1, lat: 10, lon: 10, scale: configuration.scale, &g)
             readBack(PathologicalValues.pick(Self.readBacks, &g), user: runner.id, runID: run.0, start: run.1, points: track,
                      stored: run.2, now: now)
         }
@@ -151,7 +152,7 @@ extension RequestGenerator {
         var ingests = [(a, startA), (b, startB)]
         if g.bernoulli(0.5) { ingests.reverse() }
         for (who, start) in ingests {
-            let track = DegenerateTracks.make("clean-5k", start: start, lat: 48.85, lon: 2.35, &g)
+            let track = DegenerateTracks.make("clean-5k", start: start, lat: 48.85, lon: 2.35, scale: configuration.scale, &g)
             enqueue(line("runs.ingest", [("user", .string(who.user)), ("run_id", .string(who.run)), ("points", track.json)],
                          family: "collision:runs.ingest", expectation: .runStartingAt(start), user: who.user, barrier: true))
         }
@@ -185,8 +186,8 @@ extension RequestGenerator {
         switch name {
         case "points" where g.bernoulli(0.6):
             let (lat, lon) = position()
-            return DegenerateTracks.make(PathologicalValues.pick(DegenerateTracks.common, &g), start: runStart(now: now),
-                                         lat: lat, lon: lon, &g).json
+            let track = PathologicalValues.pick(DegenerateTracks.common, &g)
+            return DegenerateTracks.make(track, start: runStart(now: now), lat: lat, lon: lon, scale: configuration.scale, &g).json
         case "spec" where g.bernoulli(0.7): return SpecFuzzer.spec(&g)
         case "specs" where g.bernoulli(0.7): return .array((0..<g.int(in: 0...51)).map { _ in SpecFuzzer.spec(&g) })
         default: return PathologicalValues.any(&g)
@@ -198,7 +199,7 @@ extension RequestGenerator {
         let context = context(now: now, for: op)
         let parameters = OperationCatalog.parameters(for: op, context, &g)
         let request = RawJSON.request(id: id(), op: op, parameters)
-        let (bytes, family) = LineCorruptor.corrupt(request, &g)
+        let (bytes, family) = LineCorruptor.corrupt(request, scale: configuration.scale, &g)
         // A corruption may leave the request valid: it is about its runner like any other.
         let user = parameters.contains { $0.0 == "user" } ? context.user : nil
         enqueue(FuzzLine(bytes: bytes, family: "malformed:\(family)", keepsState: OperationCatalog.stateful.contains(op), user: user))
@@ -223,7 +224,7 @@ extension RequestGenerator {
         let number = String(g.int(in: 1...configuration.simulatedRunners))
         let user = "runner-" + String(repeating: "0", count: max(0, 4 - number.count)) + number
         let op = PathologicalValues.pick(["missions.score", "progress", "history", "goals.recommend", "missions.progress"], &g)
-        let track = DegenerateTracks.make("clean-5k", start: now - 7200, lat: 37.5, lon: 127, &g)
+        let track = DegenerateTracks.make("clean-5k", start: now - 7200, lat: 37.5, lon: 127, scale: configuration.scale, &g)
         switch op {
         case "missions.score":
             enqueue(line(op, [("user", .string(user)), ("specs", .array(SpecFuzzer.examples))], family: "simulated:\(op)", expectation: .ok))
@@ -239,7 +240,8 @@ extension RequestGenerator {
     /// `missions.evaluate`: a (broken) spec against a degenerate track; nothing stored.
     mutating func evaluate(now: Double) {
         let (lat, lon) = position()
-        let track = DegenerateTracks.make(PathologicalValues.pick(DegenerateTracks.common, &g), start: runStart(now: now), lat: lat, lon: lon, &g)
+        let name = PathologicalValues.pick(DegenerateTracks.common, &g)
+        let track = DegenerateTracks.make(name, start: runStart(now: now), lat: lat, lon: lon, scale: configuration.scale, &g)
         var p: [(String, RawJSON)] = [("spec", SpecFuzzer.spec(&g)), ("points", track.json)]
         if g.bernoulli(0.5) { p.append(("utc_offset_s", .raw(PathologicalValues.pick(["0", "-50400", "50400", "-0", "3600", "1e-320"], &g)))) }
         enqueue(line("missions.evaluate", p, family: "evaluate:\(track.name)"))

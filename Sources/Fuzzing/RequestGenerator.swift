@@ -18,10 +18,15 @@ public struct RequestGenerator: Sendable {
         public var simulatedRunners: Int
         /// One `model.reload` per this many scenarios, on average (0: never).
         public var reloadOneIn: Int
+        /// (0, 1]: long tracks and huge strings shortened to this fraction (the test slice on a
+        /// debug build); 1 in campaigns.
+        public var scale: Double
 
-        public init(seed: UInt64, connection: Int, generation: Int = 0, simulatedRunners: Int = 0, reloadOneIn: Int = 20_000) {
+        public init(seed: UInt64, connection: Int, generation: Int = 0, simulatedRunners: Int = 0, reloadOneIn: Int = 20_000,
+                    scale: Double = 1) {
+            precondition(scale > 0 && scale <= 1, "RequestGenerator: scale \(scale) is outside (0, 1]")
             self.seed = seed; self.connection = connection; self.generation = generation
-            self.simulatedRunners = simulatedRunners; self.reloadOneIn = reloadOneIn
+            self.simulatedRunners = simulatedRunners; self.reloadOneIn = reloadOneIn; self.scale = scale
         }
     }
 
@@ -164,7 +169,7 @@ public struct RequestGenerator: Sendable {
         var points: RawJSON = .array([])
         if OperationCatalog.parameters[op]?.contains("points") == true {  // a track only where one is sent
             let name = g.bernoulli(0.7) ? "clean-intervals" : PathologicalValues.pick(DegenerateTracks.common, &g)
-            points = DegenerateTracks.make(name, start: (now - 3600).rounded(), lat: 37.5, lon: 127, &g).json
+            points = DegenerateTracks.make(name, start: (now - 3600).rounded(), lat: 37.5, lon: 127, scale: configuration.scale, &g).json
         }
         return OperationCatalog.Context(user: runner.id, runID: run.0, day: CivilDate(instant: run.1, utcOffset: 0),
                                         now: now, race: race, token: token, points: points)

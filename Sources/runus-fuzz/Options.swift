@@ -8,7 +8,7 @@ struct Options {
     static let usage = """
     usage: runus-fuzz protocol --runus PATH --model DIR [--db-template PATH] [--lines N] [--connections N]
                                [--seed N] [--out DIR] [--summary-json PATH] [--restart yes|no] [--minimize yes|no]
-                               [--answer-timeout SECONDS] [--mute yes|no]
+                               [--answer-timeout SECONDS] [--mute yes|no] [--simulated-runners N] [--scale 0..1]
            runus-fuzz files [--datasets DIR] [--count N] [--seed N] [--out DIR] [--summary-json PATH]
                             [--file-timeout SECONDS] [--max-file-bytes N]
            runus-fuzz files-worker --seed N --from I --count N [--datasets DIR]   (run by 'files')

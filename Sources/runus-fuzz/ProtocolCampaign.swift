@@ -26,6 +26,8 @@ struct ProtocolCampaign {
         var window = 16
         /// Simulated runners in the template (`runner-0001`…), read by some lines.
         var simulatedRunners = 0
+        /// Long tracks and huge strings shortened to this fraction (`RequestGenerator`).
+        var scale = 1.0
     }
 
     let settings: Settings
@@ -50,7 +52,7 @@ struct ProtocolCampaign {
             report.lineLimitProbes.append(LineLimitProbe.run(socket: daemon.socket, checker: checker))
             let workers = (0..<settings.connections).map { c -> ConnectionWorker in
                 var generator = RequestGenerator(.init(seed: settings.seed, connection: c, generation: generation,
-                                                       simulatedRunners: settings.simulatedRunners))
+                                                       simulatedRunners: settings.simulatedRunners, scale: settings.scale))
                 for rule in mutes { generator.mute(rule) }
                 for family in mutedFamilies { generator.mute(family: family) }
                 return ConnectionWorker(session: ProtocolSession(generator: generator, checker: checker), socket: daemon.socket,

@@ -17,7 +17,8 @@ func protocolCommand(_ o: Options) throws -> Bool {
         seed: UInt64(try o.int("seed", default: 1)), out: o.string("out") ?? "var/fuzz/protocol",
         answerTimeout: try o.double("answer-timeout", default: 60), restart: try o.bool("restart", default: true),
         minimize: try o.bool("minimize", default: true), mute: try o.bool("mute", default: true),
-        simulatedRunners: try o.int("simulated-runners", default: o.string("db-template") == nil ? 0 : 20))
+        simulatedRunners: try o.int("simulated-runners", default: o.string("db-template") == nil ? 0 : 20),
+        scale: min(1, try o.double("scale", default: 1)))
     say("protocol fuzzing: \(settings.lines.formatted()) lines, \(settings.connections) connections, seed \(settings.seed), out \(settings.out)")
     let report = try ProtocolCampaign(settings: settings).run()
     report.printTable()
