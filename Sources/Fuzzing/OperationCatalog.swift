@@ -77,7 +77,7 @@ public enum OperationCatalog {
         case "missions.progress": return [("user", .string(c.user)), ("date", day(0)), ("points", c.points)]
         case "race.create":
             return [("name", .string("fuzz race")), ("distance_m", .number(Double(g.int(in: 400...10_000)))),
-                    ("start_time", .number((c.now + Double(g.int(in: 2...20))).rounded())),
+                    ("start_time", .number((c.now + Double(g.int(in: 30...90))).rounded())),
                     ("capacity", .number(Double(g.int(in: 2...50)))), ("public", .raw(g.bernoulli(0.8) ? "true" : "false"))]
         case "race.list":
             return [("min_distance_m", .number(0)), ("max_distance_m", .number(100_000)), ("from", .number(0)), ("to", .number(1e11))]

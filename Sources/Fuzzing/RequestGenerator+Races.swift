@@ -1,9 +1,10 @@
 import RunusCore
 
-/// Race scenarios: a room that starts a few seconds from now, this connection's runners join
-/// and watch it, then send positions (clean, or degenerate tracks moved to the start), leave,
-/// ask for results. Race ids and tokens come from earlier answers (`learn`), so the lines right
-/// after a `race.create` use the rooms already known.
+/// Race scenarios: a room that starts 30 to 90 s from now (a create still waiting behind slow
+/// requests must not ask for a start in the past), this connection's runners join and watch it,
+/// then send positions (clean, or degenerate tracks moved to the start), leave, ask for
+/// results. Race ids and tokens come from earlier answers (`learn`), so the lines right after a
+/// `race.create` use the rooms already known.
 extension RequestGenerator {
     mutating func race(now: Double) {
         switch g.int(in: 0...5) {

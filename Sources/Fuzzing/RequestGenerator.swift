@@ -16,13 +16,14 @@ public struct RequestGenerator: Sendable {
         public var generation: Int
         /// Simulated runners `runner-0001`… in the database, read (never written) by some lines.
         public var simulatedRunners: Int
-        /// One `model.reload` per this many scenarios, on average (0: never).
+        /// One `model.reload` per this many service calls, on average (0: never): about 50 in a
+        /// million lines at 500.
         public var reloadOneIn: Int
         /// (0, 1]: long tracks and huge strings shortened to this fraction (the test slice on a
         /// debug build); 1 in campaigns.
         public var scale: Double
 
-        public init(seed: UInt64, connection: Int, generation: Int = 0, simulatedRunners: Int = 0, reloadOneIn: Int = 20_000,
+        public init(seed: UInt64, connection: Int, generation: Int = 0, simulatedRunners: Int = 0, reloadOneIn: Int = 500,
                     scale: Double = 1) {
             precondition(scale > 0 && scale <= 1, "RequestGenerator: scale \(scale) is outside (0, 1]")
             self.seed = seed; self.connection = connection; self.generation = generation

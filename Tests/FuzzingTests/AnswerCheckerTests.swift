@@ -56,7 +56,7 @@ struct AnswerCheckerTests {
         var g = SeededGenerator(seed: 9)
         for k in 0..<500 {
             let request = RawJSON.request(id: .number(Double(k)), op: "history", [("user", .string("u")), ("from", .string("2026-01-01"))])
-            let (bytes, family) = LineCorruptor.corrupt(request, &g)
+            let (bytes, family) = LineCorruptor.corrupt(request, scale: 0.05, &g)
             for physical in FuzzLine(bytes: bytes, family: family).answeredLines {
                 let id = FuzzLine.echoedID(of: physical)
                 #expect(id == .null || id == .number(Double(k)), "\(family): \(id)")
