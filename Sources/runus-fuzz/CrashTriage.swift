@@ -60,33 +60,39 @@ struct CrashTriage {
         let classKey = "\(signature.key) ← \(trigger)"
         let isNew = seen[classKey] == nil
         seen[classKey, default: 0] += 1
-        if isNew, let found = reproducer {
-            func reproduces(_ candidate: [SentLine]) throws -> Bool {
-                let r = try replayer.replay(candidate)
-                return r.died && r.deathIndex == candidate.count - 1 && r.signature?.key == signature.key
-            }
-            var minimized = try Minimizer.minimize(found, maximumProbes: 48, reproduces: reproduces).items
-            // Then each line made plainer (id, optional parameters, shorter tracks) while it
-            // still crashes the daemon the same way.
-            var probes = 0
-            for k in minimized.indices {
-                var changed = true
-                while changed, probes < 40 {
-                    changed = false
-                    for plainer in LineSimplifier.candidates(minimized[k].line) where probes < 40 {
-                        var candidate = minimized
-                        candidate[k] = SentLine(number: minimized[k].number, line: plainer, answers: minimized[k].answers)
-                        probes += 1
-                        if try reproduces(candidate) { minimized = candidate; changed = true; break }
-                    }
-                }
-            }
-            reproducer = minimized
-        }
+        if isNew, let found = reproducer { reproducer = try Self.minimize(found, signature: signature, replayer: &replayer) }
         if let reproducer { try Self.writeLines(reproducer.map(\.line.bytes), to: "\(dump)/reproducer.lines") }
         return CrashRecord(number: count, generation: generation, signal: signal, signature: signature, classKey: classKey, dump: dump,
                            reproducer: reproducer, replays: replayer.replays - before, isNew: isNew,
                            muteRule: reproducer.flatMap(Self.muteRule))
+    }
+
+    /// A crashing sequence made small: chunks of lines dropped (`Minimizer`), then each line
+    /// made plainer (`LineSimplifier`), then runners and runs renamed; each step kept only while
+    /// a fresh daemon still dies on the last line with the same signature.
+    static func minimize(_ found: [SentLine], signature: CrashSignature, replayer: inout Replayer) throws -> [SentLine] {
+        func reproduces(_ candidate: [SentLine]) throws -> Bool {
+            let r = try replayer.replay(candidate)
+            return r.died && r.deathIndex == candidate.count - 1 && r.signature?.key == signature.key
+        }
+        var minimized = try Minimizer.minimize(found, maximumProbes: 48, reproduces: reproduces).items
+        var probes = 0
+        for k in minimized.indices {
+            var changed = true
+            while changed, probes < 40 {
+                changed = false
+                for plainer in LineSimplifier.candidates(minimized[k].line) where probes < 40 {
+                    var candidate = minimized
+                    candidate[k] = SentLine(number: minimized[k].number, line: plainer, answers: minimized[k].answers)
+                    probes += 1
+                    if try reproduces(candidate) { minimized = candidate; changed = true; break }
+                }
+            }
+        }
+        let renamed = LineSimplifier.renamed(minimized.map(\.line))
+        let candidate = zip(minimized, renamed).map { SentLine(number: $0.number, line: $1, answers: $0.answers) }
+        if renamed.map(\.bytes) != minimized.map(\.line.bytes), try reproduces(candidate) { minimized = candidate }
+        return minimized
     }
 
     /// The rule that stops a found class from being sent again: the trigger's family, for

@@ -12,7 +12,7 @@ struct Options {
            runus-fuzz files [--datasets DIR] [--count N] [--seed N] [--out DIR] [--summary-json PATH]
                             [--file-timeout SECONDS] [--max-file-bytes N]
            runus-fuzz files-worker --seed N --from I --count N [--datasets DIR]   (run by 'files')
-           runus-fuzz replay --runus PATH --model DIR [--db-template PATH] FILE.lines
+           runus-fuzz replay --runus PATH --model DIR [--db-template PATH] [--minimize yes] FILE.lines
            runus-fuzz lines [--seed N] [--connection C] [--lines N]   (what one connection would send)
     Record 0540 (docs/decisions/0540-fuzzing-campaign.md) says what is fuzzed and checked.
     """

@@ -98,6 +98,11 @@ func replayCommand(_ o: Options) throws -> Bool {
     if r.died, let s = r.signature {
         say("daemon died on line \(r.deathIndex.map { String($0 + 1) } ?? "?") of \(lines.count): \(s.message)")
         s.frames.prefix(8).forEach { say("  \($0)") }
+        if try o.bool("minimize", default: false), let i = r.deathIndex {
+            let minimized = try CrashTriage.minimize(Array(lines[0...i]), signature: s, replayer: &replayer)
+            say("minimized (\(replayer.replays) replays):")
+            for line in minimized { say(ProtocolReport.printable(line.line.bytes, limit: 100_000)) }
+        }
         return false
     }
     say("\(lines.count) lines replayed, the daemon is alive")
