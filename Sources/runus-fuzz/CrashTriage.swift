@@ -50,12 +50,17 @@ struct CrashTriage {
     mutating func handle(signal: Int32, daemon: DaemonProcess, workers: [ConnectionWorker], generation: Int) throws -> CrashRecord {
         count += 1
         let stderr = daemon.stderrText()
-        let signature = CrashSignature(stderr: stderr, signal: signal)
+        var signature = CrashSignature(stderr: stderr, signal: signal)
         let dump = "\(settings.out)/crash-\(count)"
         try write(dump: dump, stderr: stderr, workers: workers)
         var reproducer: [SentLine]?
         let before = replayer.replays
-        if settings.minimize { reproducer = try findTrigger(signature, workers) }
+        if settings.minimize {
+            let found = try findTrigger(signature, workers)
+            reproducer = found?.lines
+            // A backtrace cut short names no frame: the replay's full one stands for it.
+            if signature.frames.isEmpty, let replayed = found?.signature { signature = replayed }
+        }
         let trigger = reproducer?.last.map { Self.operation(of: $0.line) } ?? "?"
         let classKey = "\(signature.key) ← \(trigger)"
         let isNew = seen[classKey] == nil
@@ -117,30 +122,34 @@ struct CrashTriage {
     /// Tries each line that was in flight, with the earlier state-changing lines about the same
     /// runner, on a fresh daemon; then each connection's whole state log. The first sequence
     /// that dies with the same signature, cut after the line that killed it.
-    mutating func findTrigger(_ signature: CrashSignature, _ workers: [ConnectionWorker]) throws -> [SentLine]? {
+    mutating func findTrigger(_ signature: CrashSignature, _ workers: [ConnectionWorker]) throws -> (lines: [SentLine], signature: CrashSignature?)? {
         var budget = Self.replaysPerTrigger
+        // Without frames (the backtrace did not finish) any trap with the same signal matches.
+        let complete = !signature.frames.isEmpty
+        var replayed: CrashSignature?
         func attempt(_ lines: [SentLine]) throws -> [SentLine]? {
             guard !lines.isEmpty, budget > 0 else { return nil }
             budget -= 1
             let r = try replayer.replay(lines)
-            guard r.died, r.signature?.key == signature.key, let i = r.deathIndex else { return nil }
+            guard r.died, let i = r.deathIndex, !complete || r.signature?.key == signature.key else { return nil }
+            replayed = r.signature
             return Array(lines[0...i])
         }
         let sessions = workers.map(\.session).filter { !$0.inFlight.isEmpty }
         // The oldest line in flight on each connection is the one each was running; then the
         // next. When the backtrace names the operation, only lines asking for it.
-        let op = signature.operation
+        let op = complete ? signature.operation : nil
         for depth in 0..<3 {
             for session in sessions where depth < session.inFlight.count {
                 let trigger = session.inFlight[depth]
                 if let op, Self.operation(of: trigger.line) != op { continue }
                 let state = session.stateLines.filter { $0.number < trigger.number && trigger.line.user != nil && $0.line.user == trigger.line.user }
-                if let found = try attempt(state.suffix(Self.stateLinesPerCandidate) + [trigger]) { return found }
+                if let found = try attempt(state.suffix(Self.stateLinesPerCandidate) + [trigger]) { return (found, replayed) }
             }
         }
         for session in sessions {
             let state = session.stateLines.filter { $0.number < (session.inFlight.first?.number ?? .max) }
-            if let found = try attempt(state.suffix(2000) + session.inFlight) { return found }
+            if let found = try attempt(state.suffix(2000) + session.inFlight) { return (found, replayed) }
         }
         return nil
     }

@@ -64,19 +64,28 @@ struct ProtocolCampaign {
             if ends.contains(.closed) || ends.contains(where: { if case .failed = $0 { return true }; return false }) {
                 status = daemon.waitForExit(limit: 60)
             }
+            // A trap whose backtrace never finished (seen under heavy load) looks like a hang:
+            // the process lives on inside the backtracer. It is a crash; the replays say where.
+            var trapped = Self.trapSignal(inStderrOf: daemon)
+            if status == .running, trapped != nil {
+                daemon.signal(SIGKILL)
+                status = daemon.waitForExit(limit: 30)
+            }
             if status == .running, ends.contains(.hang) {
                 daemon.signal(SIGABRT)  // the backtracer prints where every thread is
                 status = daemon.waitForExit(limit: 60)
                 let hang = triage.handleHang(workers: workers, daemon: daemon, generation: generation)
                 report.add(hang)
-                if settings.mute, let family = hang.family { mutedFamilies.insert(family) }
+                // Only a hang a replay confirmed mutes its line's family.
+                if settings.mute, hang.reproducer != nil, let family = hang.family { mutedFamilies.insert(family) }
             }
             for w in workers { var s = w.session; s.abandon(); report.tally.add(s.tally); report.addFindings(s.findings) }
             sampler.stop()
             report.noteRSS(samples: sampler.samples)
+            if case .signalled(let s) = status, trapped == nil, !ends.contains(.hang) { trapped = s }
             switch status {
-            case .signalled(let s) where !ends.contains(.hang):
-                let crash = try triage.handle(signal: s, daemon: daemon, workers: workers, generation: generation)
+            case .signalled where trapped != nil:
+                let crash = try triage.handle(signal: trapped!, daemon: daemon, workers: workers, generation: generation)
                 report.add(crash)
                 if settings.mute, let rule = crash.muteRule, !mutes.contains(rule) { mutes.append(rule) }
                 report.restarts += 1
@@ -121,6 +130,14 @@ struct ProtocolCampaign {
             guard try reproduces(candidate) else { continue }
             report.internalReproducers.append((message, try Minimizer.minimize(candidate, maximumProbes: 32, reproduces: reproduces).items))
         }
+    }
+
+    /// The signal of a trap the runtime started to report (`*** Signal 4: Backtracing from …`),
+    /// whether or not the report got further.
+    static func trapSignal(inStderrOf daemon: DaemonProcess) -> Int32? {
+        let text = daemon.stderrText()
+        guard let r = text.range(of: "*** Signal ") else { return nil }
+        return Int32(text[r.upperBound...].prefix { $0.isNumber })
     }
 
     /// Runs every worker on its own thread until all end; the first that sees the daemon go

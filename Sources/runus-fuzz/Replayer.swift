@@ -58,6 +58,14 @@ struct Replayer {
                     answers.append(l)
                 }
             } catch {
+                if daemon.status == .running, let s = ProtocolCampaign.trapSignal(inStderrOf: daemon) {
+                    // Trapped, and the backtracer is stuck: a crash all the same.
+                    _ = daemon.waitForExit(limit: 20)
+                    daemon.signal(SIGKILL)
+                    _ = daemon.waitForExit(limit: 10)
+                    let text = daemon.stderrText()
+                    return Result(died: true, deathIndex: i, signature: CrashSignature(stderr: text, signal: s), stderr: text)
+                }
                 if daemon.status == .running, case ServerError.timedOut? = error as? ServerError {
                     daemon.signal(SIGKILL)
                     _ = daemon.waitForExit(limit: 10)
