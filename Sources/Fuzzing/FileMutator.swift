@@ -130,8 +130,11 @@ public struct FileMutator: Sendable {
     ]
 
     func tokenMutation(_ b: inout [UInt8], _ tokens: [(range: Range<Int>, kind: TextTokens.Kind)], _ g: inout SeededGenerator) -> String {
+        // Numbers are mostly replaced by ones the readers accept (extremes, -0, subnormals), so
+        // that most such files get past the reader into the metrics and mission checks.
         func replacement(_ kind: TextTokens.Kind) -> String {
-            kind == .number ? PathologicalValues.pick(TextTokens.numberReplacements, &g) : PathologicalValues.pick(TextTokens.timestampReplacements, &g)
+            guard kind == .number else { return PathologicalValues.pick(TextTokens.timestampReplacements, &g) }
+            return g.bernoulli(0.7) ? PathologicalValues.pick(PathologicalValues.numbers, &g) : PathologicalValues.pick(TextTokens.numberReplacements, &g)
         }
         var chosen: [Int]
         let mode = g.int(in: 0...3)

@@ -48,7 +48,7 @@ extension LineSimplifier {
     public static func renamed(_ lines: [FuzzLine]) -> [FuzzLine] {
         var users: [String: String] = [:], runs: [String: String] = [:]
         return lines.map { line in
-            guard line.answeredLines.count == 1, let value = try? JSONParser.parse(line.answeredLines[0]),
+            guard line.answerCount == 1, let value = try? JSONParser.parse(line.answeredLines[0]),
                   case .object(var m) = value else { return line }
             if let u = m["user"]?.stringValue {
                 if users[u] == nil { users[u] = "runner-\(users.count + 1)" }
@@ -67,7 +67,7 @@ extension LineSimplifier {
 
     /// The line with the coordinates of its points rounded to 5 decimals (about 1 m).
     public static func roundedPoints(_ line: FuzzLine) -> FuzzLine? {
-        guard line.answeredLines.count == 1, let value = try? JSONParser.parse(line.answeredLines[0]),
+        guard line.answerCount == 1, let value = try? JSONParser.parse(line.answeredLines[0]),
               case .object(var m) = value, let points = m["points"]?.arrayValue else { return nil }
         m["points"] = .array(points.map { p in
             guard case .array(var f) = p else { return p }

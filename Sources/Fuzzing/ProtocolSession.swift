@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import RunusCore
 
 /// A line as sent on a connection, with the answers it got (for reproducers and dumps).
@@ -137,10 +140,12 @@ public struct ProtocolSession: Sendable {
         tally.answered += 1
         tally.outcomes[outcome, default: 0] += 1
         if let violation { record(violation, sent, answer) }
-        if outcome == "ok", let value = try? JSONParser.parse(answer) {
+        // Only race answers teach the generator anything (ids, tokens); the others are not
+        // parsed a second time.
+        if outcome == "ok", sent.line.family.hasPrefix("race:"), let value = try? JSONParser.parse(answer) {
             generator.learn(answer: value, for: sent.line)
         }
-        if sent.answers.count == sent.line.answeredLines.count { open[number] = nil } else { open[number] = sent }
+        if sent.answers.count == sent.line.answerCount { open[number] = nil } else { open[number] = sent }
         if sent.line.keepsState, let k = stateLines.lastIndex(where: { $0.number == number }) { stateLines[k] = sent }
     }
 
@@ -182,13 +187,20 @@ public struct ProtocolSession: Sendable {
     static let watchBytes: [UInt8] = Array("race.watch".utf8)
 
     static func contains(_ line: [UInt8], _ pattern: [UInt8]) -> Bool {
-        guard line.count >= pattern.count, let first = pattern.first else { return false }
-        var i = 0
-        let last = line.count - pattern.count
-        while i <= last {
-            if line[i] == first, line[i..<(i + pattern.count)].elementsEqual(pattern) { return true }
-            i += 1
+        guard line.count >= pattern.count, !pattern.isEmpty else { return false }
+        // memchr for the first byte, memcmp for the rest (Glibc's module has no memmem).
+        return line.withUnsafeBytes { l in
+            pattern.withUnsafeBytes { p in
+                let base = l.baseAddress!
+                var at = 0
+                let last = l.count - p.count
+                while at <= last, let hit = memchr(base + at, Int32(p[0]), last - at + 1) {
+                    let i = base.distance(to: UnsafeRawPointer(hit))
+                    if memcmp(base + i, p.baseAddress!, p.count) == 0 { return true }
+                    at = i + 1
+                }
+                return false
+            }
         }
-        return false
     }
 }

@@ -51,7 +51,7 @@ struct Replayer {
             var answers: [[UInt8]] = []
             do {
                 try client.sendRaw(bytes)
-                for _ in 0..<FuzzLine(bytes: bytes, family: "").answeredLines.count {
+                for _ in 0..<FuzzLine(bytes: bytes, family: "").answerCount {
                     var line = try client.readLine()
                     while let l = line, Self.isPush(l) { line = try client.readLine() }
                     guard let l = line else { throw FuzzError("closed") }

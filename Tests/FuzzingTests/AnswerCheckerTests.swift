@@ -32,7 +32,7 @@ struct AnswerCheckerTests {
     @Test("answers matched in order: a swapped pair is two id mismatches; blank lines owe nothing; pushes only after a watch")
     func session() {
         #expect(FuzzLine(bytes: Array("\r\n".utf8), family: "x").answeredLines.isEmpty)
-        #expect(FuzzLine(bytes: Array("{\"id\":1}\r\r\n{\"id\":2}\n\n".utf8), family: "x").answeredLines.count == 2)
+        #expect(FuzzLine(bytes: Array("{\"id\":1}\r\r\n{\"id\":2}\n\n".utf8), family: "x").answerCount == 2)
         var s = ProtocolSession(generator: RequestGenerator(.init(seed: 1, connection: 0)), checker: Self.checker)
         for k in 1...3 { s.sent(FuzzLine(.request(id: .number(Double(k)), op: "health", []), family: "t")) }
         s.sent(FuzzLine(bytes: Array("\n\r\n".utf8), family: "blank"))

@@ -52,7 +52,7 @@ struct RequestGeneratorTests {
     func promisesKept() {
         for line in Self.sample.prefix(5000) {
             #expect(line.bytes.last == 0x0A)
-            guard line.expectation == .ok, line.answeredLines.count == 1 else { continue }
+            guard line.expectation == .ok, line.answerCount == 1 else { continue }
             #expect(FuzzLine.echoedID(of: line.answeredLines[0]) == line.declaredID ?? .null,
                     "\(String(decoding: line.bytes.prefix(200), as: UTF8.self))")
         }
