@@ -1,7 +1,7 @@
 # RunUs Missions engine. Verbs used by people and by CI alike.
 #   make run    install what is missing, build (release), create the default database, serve
 #   make test   install what is missing, run the test suite
-# Other verbs: build, db, model, check-model, docs, protocol-docs, bench-daemon, clean.
+# Other verbs: build, db, model, check-model, docs, protocol-docs, bench-daemon, fuzz, clean.
 
 SHELL := /bin/bash
 APT_PACKAGES := libopenblas-dev liblapacke-dev libsqlite3-dev zlib1g-dev pkg-config
@@ -276,3 +276,40 @@ import-real: build
 history-labels: build
 	@test -f $(IMPORT_DB) || $(MAKE) import-real
 	$(RELEASE_BIN) labels --db $(IMPORT_DB) --labels history
+
+# Fuzzing campaign (issue 22 item 8, record 0540): not part of `make test` (which runs a short
+# seeded slice of both halves, FuzzSliceTests). Release builds. The protocol half starts
+# `runus serve` on a scratch copy of a small simulated database and sends FUZZ_LINES lines over
+# FUZZ_CONNECTIONS pipelined connections; the file half mutates FUZZ_FILES track files from
+# $(DATASETS) (skipped with a message when absent) and the synthetic seeds. Crash dumps,
+# reproducers and summaries go to $(FUZZ_OUT) (var/, never committed: the datasets' terms).
+FUZZ_LINES ?= 1000000
+FUZZ_FILES ?= 10000
+FUZZ_SEED ?= 1
+FUZZ_CONNECTIONS ?= 8
+FUZZ_OUT ?= $(VAR)/fuzz
+FUZZ_DB := $(FUZZ_OUT)/simulated-20x30.sqlite
+FUZZ_BIN := .build/release/runus-fuzz
+.PHONY: fuzz fuzz-protocol fuzz-files fuzz-build
+fuzz-build: deps
+	$(SWIFT) build -c release --product runus
+	$(SWIFT) build -c release --product runus-fuzz
+
+$(FUZZ_DB): | fuzz-build
+	@mkdir -p $(FUZZ_OUT)
+	$(RELEASE_BIN) simulate --db $(FUZZ_DB) --runners 20 --days 30 --seed 1 --quiet --force
+
+fuzz-protocol: fuzz-build $(FUZZ_DB)
+	$(FUZZ_BIN) protocol --runus $(RELEASE_BIN) --model $(MODEL) --db-template $(FUZZ_DB) --simulated-runners 20 \
+	  --lines $(FUZZ_LINES) --connections $(FUZZ_CONNECTIONS) --seed $(FUZZ_SEED) \
+	  --out $(FUZZ_OUT)/protocol-$(FUZZ_SEED) --summary-json $(FUZZ_OUT)/protocol-$(FUZZ_SEED).json
+
+fuzz-files: fuzz-build
+	$(FUZZ_BIN) files --datasets $(DATASETS) --count $(FUZZ_FILES) --seed $(FUZZ_SEED) \
+	  --out $(FUZZ_OUT)/files-$(FUZZ_SEED) --summary-json $(FUZZ_OUT)/files-$(FUZZ_SEED).json
+
+# Both halves; the second runs even when the first found something (the exit status says
+# whether either did).
+fuzz: fuzz-build $(FUZZ_DB)
+	@status=0; $(MAKE) --no-print-directory fuzz-protocol || status=1; \
+	$(MAKE) --no-print-directory fuzz-files || status=1; exit $$status

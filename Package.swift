@@ -34,6 +34,9 @@ let package = Package(
         .target(name: "Engine", dependencies: ["RunusCore", "Tracking", "TrackFormats", "Missions", "Features", "Learning"]),
         .target(name: "Simulation", dependencies: ["RunusCore", "Tracking", "TrackFormats", "Missions"]),
         .target(name: "Reports", dependencies: ["RunusCore", "Learning"]),
+        // Seeded generators of pathological requests and track-file mutations, the answer
+        // checker and the minimizer of `make fuzz` (record 0540): pure, like the modules above.
+        .target(name: "Fuzzing", dependencies: ["RunusCore", "Tracking", "TrackFormats", "Missions"]),
 
         // I/O modules.
         .target(name: "Storage", dependencies: ["RunusCore", "CSQLite"]),
@@ -49,6 +52,8 @@ let package = Package(
         .executableTarget(name: "runus", dependencies: ["RunusCLI"]),
         // `make bench-learn` only: our learners on the peer benchmark's data.
         .executableTarget(name: "runus-bench-learn", dependencies: ["Learning"]),
+        // `make fuzz` only: the fuzzing driver (daemon processes, connections, RSS, watchdog).
+        .executableTarget(name: "runus-fuzz", dependencies: ["Fuzzing", "Server", "RunusCore", "TrackFormats"]),
 
         .testTarget(name: "RunusCoreTests", dependencies: ["RunusCore"]),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking"]),
@@ -62,5 +67,6 @@ let package = Package(
         .testTarget(name: "ServerTests", dependencies: ["Server"]),
         .testTarget(name: "RunusCLITests", dependencies: ["RunusCLI", "Service"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports"], exclude: ["Golden"]),
+        .testTarget(name: "FuzzingTests", dependencies: ["Fuzzing", "TrackFormats"]),
     ]
 )

@@ -84,21 +84,7 @@ public final class LineClient {
     /// connection cleanly between lines.
     public func readLine() throws -> [UInt8]? {
         while true {
-            if let newline = input[scanned...].firstIndex(of: 0x0A) {
-                var end = newline
-                if end > inputStart, input[end - 1] == 0x0D { end -= 1 }
-                let line = Array(input[inputStart..<end])
-                inputStart = newline + 1
-                scanned = inputStart
-                if inputStart * 2 >= input.count {
-                    input.removeSubrange(0..<inputStart)
-                    inputStart = 0
-                    scanned = 0
-                }
-                return line
-            }
-            scanned = input.count
-            if input.count - inputStart > maximumAnswerBytes { throw ServerError.answerTooLong(maximumAnswerBytes) }
+            if let line = try bufferedLine() { return line }
             let count = try chunk.withUnsafeMutableBytes { raw -> Int in
                 while true {
                     if let n = try Sys.read(try openFD(), raw.baseAddress!, raw.count) { return n }
@@ -111,6 +97,71 @@ public final class LineClient {
             }
             input.append(contentsOf: chunk[0..<count])
         }
+    }
+
+    /// The next complete line already read, without its terminator; nil when none is complete.
+    private func bufferedLine() throws -> [UInt8]? {
+        if let newline = input[scanned...].firstIndex(of: 0x0A) {
+            var end = newline
+            if end > inputStart, input[end - 1] == 0x0D { end -= 1 }
+            let line = Array(input[inputStart..<end])
+            inputStart = newline + 1
+            scanned = inputStart
+            if inputStart * 2 >= input.count {
+                input.removeSubrange(0..<inputStart)
+                inputStart = 0
+                scanned = 0
+            }
+            return line
+        }
+        scanned = input.count
+        if input.count - inputStart > maximumAnswerBytes { throw ServerError.answerTooLong(maximumAnswerBytes) }
+        return nil
+    }
+
+    /// What one `exchange` step did.
+    public struct Exchange {
+        /// Complete lines received, without terminators, in arrival order.
+        public var lines: [[UInt8]] = []
+        /// The server closed the connection (end of stream or reset); `lines` holds what came
+        /// before. Bytes of an unfinished last line are dropped.
+        public var closed = false
+    }
+
+    /// One step of a pipelining client that must never deadlock on the server's backpressure
+    /// (the fuzzer, record 0540): waits at most `timeout` until the socket can take more of
+    /// `output[sent...]` or has answers, sends what it takes (advancing `sent`), reads what is
+    /// there, and returns the lines now complete. A blocking `send` could wait forever on a
+    /// server that stopped reading until its answers are read.
+    public func exchange(_ output: [UInt8], sent: inout Int, timeout: Duration) throws -> Exchange {
+        var result = Exchange()
+        while let line = try bufferedLine() { result.lines.append(line) }
+        if !result.lines.isEmpty && sent == output.count { return result }
+        let fd = try openFD()
+        let wantsWrite = sent < output.count
+        let (seconds, attoseconds) = timeout.components
+        let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        let revents = try Sys.poll(fd, events: Int16(POLLIN) | (wantsWrite ? Int16(POLLOUT) : 0),
+                                   timeoutMilliseconds: result.lines.isEmpty ? milliseconds : 0)
+        if wantsWrite, revents & Int16(POLLOUT) != 0 {
+            do {
+                let count = min(output.count - sent, 256 * 1024)
+                if let n = try output.withUnsafeBytes({ try Sys.send(fd, $0.baseAddress! + sent, count) }) { sent += n }
+            } catch {
+                result.closed = true  // EPIPE, ECONNRESET: the server is gone
+            }
+        }
+        if revents & (Int16(POLLIN) | Int16(POLLHUP) | Int16(POLLERR)) != 0 {
+            do {
+                let count = try chunk.withUnsafeMutableBytes { raw in try Sys.read(fd, raw.baseAddress!, raw.count) }
+                if count == 0 { result.closed = true }
+                if let count, count > 0 { input.append(contentsOf: chunk[0..<count]) }
+            } catch {
+                result.closed = true
+            }
+        }
+        while let line = try bufferedLine() { result.lines.append(line) }
+        return result
     }
 
     /// The next line parsed as JSON; closing before a line is `connectionClosed`.

@@ -1,0 +1,101 @@
+import RunusCore
+import Missions
+
+/// The daemon's operations as the fuzzer knows them (docs/protocol.md): for each, a well-formed
+/// request built from what a session has (its runners, runs, races and tokens) and the names of
+/// the parameters a pathological value may replace.
+public enum OperationCatalog {
+    /// Every operation the daemon registers, `auth` included (the server's own).
+    public static let operations: [String] = [
+        "auth", "health", "stats", "model.info", "model.reload", "users.upsert", "runs.ingest", "runs.get", "history",
+        "progress", "goals.recommend", "missions.today", "missions.score", "missions.evaluate", "missions.progress",
+        "race.create", "race.list", "race.join", "race.leave", "race.watch", "race.position", "race.results",
+    ]
+
+    /// Operations that write (replayed for a reproducer: they make the state a later request
+    /// meets).
+    public static let stateful: Set<String> = [
+        "users.upsert", "runs.ingest", "missions.today", "model.reload", "race.create", "race.join", "race.leave",
+        "race.watch", "race.position",
+    ]
+
+    /// Parameters of each operation, in docs/protocol.md order.
+    public static let parameters: [String: [String]] = [
+        "auth": ["token"], "health": [], "stats": [], "model.info": [], "model.reload": [],
+        "users.upsert": ["user", "time_zone", "birth_year", "sex", "height_cm", "weight_kg"],
+        "runs.ingest": ["user", "run_id", "points"], "runs.get": ["user", "run_id"],
+        "history": ["user", "from", "to", "bucket"], "progress": ["user"], "goals.recommend": ["user"],
+        "missions.today": ["user", "date", "k", "refresh", "stretch"], "missions.score": ["user", "specs", "date"],
+        "missions.evaluate": ["spec", "points", "utc_offset_s"], "missions.progress": ["user", "date", "points"],
+        "race.create": ["name", "distance_m", "start_time", "capacity", "public"],
+        "race.list": ["min_distance_m", "max_distance_m", "from", "to"], "race.join": ["race_id", "user"],
+        "race.leave": ["race_id", "participant_token"], "race.watch": ["race_id"],
+        "race.position": ["race_id", "participant_token", "points"], "race.results": ["race_id"],
+    ]
+
+    /// What a request can be built from.
+    public struct Context {
+        public var user: String
+        public var runID: String
+        public var day: CivilDate
+        public var now: Double
+        public var race: String
+        public var token: String
+        public var points: RawJSON
+
+        public init(user: String, runID: String, day: CivilDate, now: Double, race: String, token: String, points: RawJSON) {
+            self.user = user; self.runID = runID; self.day = day; self.now = now
+            self.race = race; self.token = token; self.points = points
+        }
+    }
+
+    /// A well-formed request's parameters for `op` (without `id` and `op`).
+    public static func parameters(for op: String, _ c: Context, _ g: inout SeededGenerator) -> [(String, RawJSON)] {
+        func day(_ offset: Int) -> RawJSON { .string(CivilDate(daysSinceEpoch: c.day.daysSinceEpoch + offset).description) }
+        switch op {
+        case "auth": return [("token", .string("0123456789abcdef-fuzz"))]
+        case "users.upsert":
+            return [("user", .string(c.user)), ("time_zone", .string(PathologicalValues.pick(timeZones, &g))),
+                    ("birth_year", .number(Double(g.int(in: 1900...2100)))), ("sex", .string(PathologicalValues.pick(["f", "m", "x"], &g))),
+                    ("height_cm", .number(Double(g.int(in: 50...260)))), ("weight_kg", .number(Double(g.int(in: 20...350))))]
+        case "runs.ingest": return [("user", .string(c.user)), ("run_id", .string(c.runID)), ("points", c.points)]
+        case "runs.get": return [("user", .string(c.user)), ("run_id", .string(c.runID))]
+        case "history":
+            return [("user", .string(c.user)), ("from", day(-g.int(in: 0...40))), ("to", day(g.int(in: 0...3))),
+                    ("bucket", .string(PathologicalValues.pick(["day", "week", "month"], &g)))]
+        case "progress", "goals.recommend": return [("user", .string(c.user))]
+        case "missions.today":
+            var p: [(String, RawJSON)] = [("user", .string(c.user)), ("date", day(0))]
+            if g.bernoulli(0.3) { p.append(("k", .number(Double(g.int(in: 1...10))))) }
+            if g.bernoulli(0.2) { p.append(("refresh", .raw("true"))) }
+            if g.bernoulli(0.3) { p.append(("stretch", .raw("true"))) }
+            return p
+        case "missions.score": return [("user", .string(c.user)), ("specs", .array(SpecFuzzer.examples)), ("date", day(0))]
+        case "missions.evaluate":
+            return [("spec", SpecFuzzer.example(PathologicalValues.pick(MissionKindNames.singleRun, &g))), ("points", c.points),
+                    ("utc_offset_s", .number(Double(g.int(in: -50_400...50_400))))]
+        case "missions.progress": return [("user", .string(c.user)), ("date", day(0)), ("points", c.points)]
+        case "race.create":
+            return [("name", .string("fuzz race")), ("distance_m", .number(Double(g.int(in: 400...10_000)))),
+                    ("start_time", .number((c.now + Double(g.int(in: 30...90))).rounded())),
+                    ("capacity", .number(Double(g.int(in: 2...50)))), ("public", .raw(g.bernoulli(0.8) ? "true" : "false"))]
+        case "race.list":
+            return [("min_distance_m", .number(0)), ("max_distance_m", .number(100_000)), ("from", .number(0)), ("to", .number(1e11))]
+        case "race.join": return [("race_id", .string(c.race)), ("user", .string(c.user))]
+        case "race.leave": return [("race_id", .string(c.race)), ("participant_token", .string(c.token))]
+        case "race.watch", "race.results": return [("race_id", .string(c.race))]
+        case "race.position": return [("race_id", .string(c.race)), ("participant_token", .string(c.token)), ("points", c.points)]
+        default: return []
+        }
+    }
+
+    /// Time zones with odd offsets (+14, −12, half and quarter hours, 30-minute daylight time).
+    public static let timeZones = ["UTC", "Pacific/Kiritimati", "Etc/GMT+12", "America/St_Johns", "Asia/Kathmandu",
+                                   "Australia/Lord_Howe", "Europe/Paris", "America/Los_Angeles", "Asia/Seoul"]
+}
+
+/// Kind names grouped as the daemon treats them.
+public enum MissionKindNames {
+    /// Kinds `missions.evaluate` can decide from one track.
+    public static let singleRun: [MissionKind] = MissionKind.allCases.filter { !$0.needsContext }
+}
