@@ -164,7 +164,7 @@ segmentation-report: build
 	$(RELEASE_BIN) segmentation-report --datasets $(DATASETS) --per-sport 100 --folds 4 --seed 145
 
 # The shipped activity classifier's forest, trained on synthetic tracks only (seeded), written
-# as Swift source (docs/decisions/0147). ActivityClassifierTests check that this reproduces it.
+# as Swift source (docs/decisions/0147) by ActivityLab. ShippedClassifierTests check that this reproduces it.
 .PHONY: segmentation-model
 segmentation-model: build
 	$(RELEASE_BIN) segmentation-model --out Sources/Tracking/ActivityClassifier+Shipped.swift

@@ -28,6 +28,9 @@ let package = Package(
         .target(name: "Tracking", dependencies: ["RunusCore"],
                 swiftSettings: [.unsafeFlags(["-Xcc", "-fno-math-errno"])]),
         .target(name: "TrackFormats", dependencies: ["RunusCore", "Tracking", "CZlib"]),
+        // The activity classifier's lab: forest training, synthetic tracks, held-out evaluation,
+        // labelled-track tables. Tracking runs the shipped forest; this trains and scores it.
+        .target(name: "ActivityLab", dependencies: ["RunusCore", "Tracking"]),
         .target(name: "Missions", dependencies: ["RunusCore", "Tracking"]),
         .target(name: "Learning", dependencies: ["RunusCore", "CBLAS", "CLAPACKE"]),
         .target(name: "Features", dependencies: ["RunusCore", "Tracking", "Missions"]),
@@ -39,7 +42,7 @@ let package = Package(
         .target(name: "Storage", dependencies: ["RunusCore", "CSQLite"]),
         .target(name: "Server", dependencies: ["RunusCore", "CSysShims"]),
         .target(name: "RunusCLI", dependencies: [
-            "RunusCore", "Tracking", "TrackFormats", "Missions", "Learning", "Features",
+            "RunusCore", "Tracking", "ActivityLab", "TrackFormats", "Missions", "Learning", "Features",
             "Engine", "Simulation", "Storage", "Server", "Reports",
         ]),
         .executableTarget(name: "runus", dependencies: ["RunusCLI"]),
@@ -47,7 +50,9 @@ let package = Package(
         .executableTarget(name: "runus-bench-learn", dependencies: ["Learning"]),
 
         .testTarget(name: "RunusCoreTests", dependencies: ["RunusCore"]),
-        .testTarget(name: "TrackingTests", dependencies: ["Tracking"]),
+        // TrackingTests draw synthetic legs and read labelled tracks with the lab's generators.
+        .testTarget(name: "TrackingTests", dependencies: ["Tracking", "ActivityLab"]),
+        .testTarget(name: "ActivityLabTests", dependencies: ["ActivityLab"]),
         .testTarget(name: "TrackFormatsTests", dependencies: ["TrackFormats"]),
         .testTarget(name: "MissionsTests", dependencies: ["Missions"]),
         .testTarget(name: "LearningTests", dependencies: ["Learning"]),

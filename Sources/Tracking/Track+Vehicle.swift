@@ -76,7 +76,7 @@ extension Track {
     }
 
     /// Maximal point ranges [a, e] (a < e) whose segments a+1…e are all unflagged.
-    func nonVehicleParts(_ flags: [Bool]) -> [ClosedRange<Int>] {
+    package func nonVehicleParts(_ flags: [Bool]) -> [ClosedRange<Int>] {
         var parts: [ClosedRange<Int>] = []
         var i = 1
         while i < flags.count {

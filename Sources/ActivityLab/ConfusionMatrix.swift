@@ -1,4 +1,5 @@
 import RunusCore
+import Tracking
 
 /// Counts of windows by true and predicted `ActivityClass` (record 0145).
 public struct ConfusionMatrix: Sendable, Equatable {

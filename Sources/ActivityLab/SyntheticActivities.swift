@@ -1,4 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import RunusCore
+import Tracking
 
 /// Synthetic labelled movement for training the shipped classifier (record 0143): walks, runs,
 /// rides and vehicles (bus, car, train, traffic jams) as a phone logs them, with correlated GPS
@@ -129,7 +133,3 @@ public enum SyntheticActivities {
         return points
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

@@ -1,4 +1,5 @@
 import RunusCore
+import Tracking
 
 /// A track with one known activity, from one person: the unit of classifier evaluation.
 public struct LabelledTrack: Sendable {

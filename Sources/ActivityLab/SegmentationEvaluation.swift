@@ -1,4 +1,5 @@
 import RunusCore
+import Tracking
 
 /// Held-out evaluation of the activity classifier by person (record 0145): every person's
 /// tracks fall in exactly one fold; a fold is scored by a classifier trained on the other

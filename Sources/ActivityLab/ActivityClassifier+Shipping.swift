@@ -1,4 +1,5 @@
 import RunusCore
+import Tracking
 
 extension ActivityClassifier {
     /// Seed of the shipped classifier's synthetic training windows (record 0143).
@@ -10,17 +11,6 @@ extension ActivityClassifier {
     public static func trainShipped() -> ActivityClassifier {
         ActivityClassifier(training: SyntheticActivities.trainingWindows(seed: shippedTrainingSeed))
     }
-
-    /// The shipped classifier (record 0147): the forest committed in `shippedForestText`,
-    /// which `make segmentation-model` regenerates with `trainShipped()`; a test checks that
-    /// regenerating gives the same text.
-    public static let `default`: ActivityClassifier = {
-        do {
-            return ActivityClassifier(forest: try DecisionForest(text: shippedForestText))
-        } catch {
-            preconditionFailure("ActivityClassifier+Shipped.swift: \(error); run make segmentation-model")
-        }
-    }()
 
     /// Swift source declaring `shippedForestText` for `forest` (the generated file's content).
     public static func shippedSource(_ forest: DecisionForest) -> String {
