@@ -68,7 +68,7 @@ enum TrackCommand: Command {
                 let (format, activities) = try TrackFiles.load(path)
                 for (k, a) in activities.enumerated() {
                     let m = RunMetrics(track: a.track, weightKg: weight)
-                    let parts = TrackRecord.parts(of: a.track)
+                    let parts = TrackRecord.parts(of: m)
                     if json {
                         output.out(JSONWriter.string(TrackRecord.json(path: path, index: k, format: format, activity: a, metrics: m, parts: parts)) + "\n")
                     } else {
