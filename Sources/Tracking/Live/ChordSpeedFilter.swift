@@ -24,7 +24,7 @@ struct ChordSpeedFilter: Sendable {
     /// Any values: an infinite one compares alike on both sides of the filter, and a NaN one
     /// makes every result exact (a configuration may disable a rule with them).
     let thresholds: [Double]
-    /// The cached reference latitude and its radii (record 0170 moved them out, for the spike test).
+    /// The cached reference latitude and its radii (`LocalChordBound`, which the spike test uses too).
     private var cheap = LocalChordBound()
     /// Chords measured, and those that needed the exact speed (for the tests).
     private(set) var chords = 0, exact = 0

@@ -1,6 +1,7 @@
 import RunusCore
 
-/// Receives cleaned fixes, in order, from a `LiveCleaningStage`.
+/// Receives cleaned fixes, in order, from a `LiveCleaningStage`: the tracker's later stages, or
+/// a collector in the tests.
 public protocol CleanedFixSink {
     mutating func accept(cleaned point: TrackPoint)
     /// The same, with `length` = `Geodesy.localDistance` from the previous cleaned fix to

@@ -5,15 +5,17 @@ import RunusCore
 /// `spreadLimit` seconds (else all on the last step), and at the end the remainder from the last
 /// anchor to the final fix shared the same way. A step is decided when the next anchor arrives,
 /// or (as 0) once the run has gone on past `spreadLimit` seconds after the anchor and a later
-/// fix exists; the newest steps wait, at most `spreadLimit` seconds of them. Uses the batch's own
-/// `JitterFilter` for the chords; the sharing mirrors `spreadSteps`'s `share`.
+/// fix exists. Keeps the batch's own `JitterFilter` (for the chords), the last anchor, the newest
+/// fix and the raw lengths of the steps still waiting, at most `spreadLimit` seconds of them; the
+/// sharing mirrors `spreadSteps`'s `share`.
 struct LiveJitterSpread: Sendable {
     let spreadLimit: Seconds
     private var filter: JitterFilter
-    /// The last anchor and the newest fix: time (s) and position (degrees) only (copying whole
-    /// fixes, with their optional fields, was a measurable part of each fix: record 0163).
+    /// The last anchor and the newest fix: time (s) and position (degrees), all the spread reads
+    /// of a fix (a whole `TrackPoint` would be copied twice per fix for nothing).
     private var anchor: Fix
     private var newest: Fix
+    /// A fix's time (Unix seconds) and position (degrees).
     private struct Fix: Sendable {
         var time: EpochSeconds, latitude: Double, longitude: Double
         init(_ p: TrackPoint) { time = p.time; latitude = p.latitude; longitude = p.longitude }
@@ -89,8 +91,8 @@ struct LiveJitterSpread: Sendable {
         return decided
     }
 
-    /// `spreadSteps`'s `share` of `chord` over the waiting steps, ending at `p` (inlined: a call
-    /// copied the whole spread state on every fix).
+    /// `spreadSteps`'s `share` of `chord` over the waiting steps, ending at `p` (inlined, so that
+    /// a call does not copy the spread's state).
     @inline(__always) private func share(_ chord: Meters, to p: Fix, into decided: inout [Meters]) {
         let n = raw.count
         if stale { decided.append(chord); return }

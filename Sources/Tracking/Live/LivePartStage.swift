@@ -89,7 +89,7 @@ struct LivePartStage: Sendable {
     /// Fixes received but not handed on.
     var undecided: Int { last + 1 - emitted }
 
-    // Inlined: a call copied the whole stage (288 bytes) on every use in a mutating method.
+    // Inlined, so that a call from a mutating method does not copy the stage.
     @inline(__always) private func time(_ i: Int) -> EpochSeconds { steps[i - base].point.time }
     @inline(__always) private func point(_ i: Int) -> TrackPoint { steps[i - base].point }
 
@@ -216,7 +216,7 @@ struct LivePartStage: Sendable {
     /// Labels windows whose context is complete (or all, once the part is closed).
     @inline(__always) private mutating func labelWindows() {
         // Not `guard let`: binding copies the classifier (a retain of each of its arrays) on
-        // every fix, and only a window with evidence needs it (record 0162).
+        // every call, and only a window with evidence needs it.
         guard classifier != nil else { return }
         let context = ActivityClassifier.evidenceWindows, wide = ActivityClassifier.wideContextWindows
         while labelled < windowCount && (closed || windowCount > labelled + wide) {
@@ -293,8 +293,7 @@ struct LivePartStage: Sendable {
 
     @inline(__always) private mutating func emit<S: LiveSegmentSink>(_ i: Int, vehicle: Bool, into sink: inout S) {
         precondition(i == emitted, "LivePartStage: segment \(i) handed on out of order (expected \(emitted))")
-        sink.accept(steps[i - base],
-                    vehicle: vehicle)
+        sink.accept(steps[i - base], vehicle: vehicle)
         emitted += 1
     }
 

@@ -33,7 +33,7 @@ struct LiveProfileArrays: LiveSnapshotStorage, Sendable {
     func splits(count n: Int) -> [Split] { Array(splits.prefix(n)) }
 
     /// Makes room for `extra` more entries, copying the array once if it is shared (a
-    /// snapshot's contiguous copy of the decided profile, record 0163).
+    /// snapshot's contiguous copy of the decided profile, `LiveTracker.copiesHistory`).
     mutating func reserve(extra: Int) {
         entries.reserveCapacity(entries.count + extra)
     }

@@ -12,7 +12,7 @@ struct LiveProfileShadow: LiveProfileStorage, Sendable {
     private var start: Int, splitStart: Int
     private var own = LiveProfileArrays()
     /// A snapshot's copy (`detach()`) adds its entries here, never writing to `own`, which it
-    /// shares with the tracker's (a write would copy the tail's entries, record 0161).
+    /// shares with the tracker's (a write would copy the tail's entries).
     private var extra = LiveProfileArrays()
     private var detached = false
 
@@ -35,7 +35,6 @@ struct LiveProfileShadow: LiveProfileStorage, Sendable {
         guard !detached else { return }
         precondition(decided.count >= start && decided.splits.count >= splitStart,
                      "LiveProfileShadow: the decided profile (\(decided.count) entries) is shorter than start \(start)")
-        base = decided
         let covered = min(decided.count - start, own.count)
         if covered > 256 && covered * 2 > own.count {
             own.entries.removeFirst(covered)

@@ -35,7 +35,7 @@ struct LiveProfileEntries: LiveProfileReader {
 
 extension LiveProfileStorage {
     /// 32 entries: the batch's overhead per effort (its pointers and minimum loaded and stored)
-    /// is then under one instruction per fix, and a replayed snapshot, which replays the tail
+    /// is then a small part of a fix's work, and a replayed snapshot, which replays the tail
     /// (hundreds of fixes), finishes at most 31 more entries per effort.
     static var effortBatch: Int { 32 }
     func withContiguousEntries<R>(_ body: (LiveProfileEntries) -> R) -> R? { nil }

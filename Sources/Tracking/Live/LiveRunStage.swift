@@ -3,19 +3,23 @@ import RunusCore
 /// The motion stage: leading vehicle parts skipped, trailing ones held back (a run's record ends
 /// where the runner last left a vehicle; a vehicle part in the middle counts neither distance
 /// nor moving time), then `LiveTotals`. As in `RunMetrics.init`, the jitter filter and
-/// auto-pause see every fix between the cuts, mid-run vehicle fixes included.
+/// auto-pause see every fix between the cuts, mid-run vehicle fixes included. Keeps the totals,
+/// a saved copy of them from before the current trailing vehicle segments (the record if the run
+/// ended now), and the profile storage the totals write to (`Storage`: the tracker's arrays, a
+/// snapshot's copy or overlay, or the optimistic tail's shadow).
 struct LiveRunStage<Storage: LiveProfileStorage>: LiveSegmentSink {
     let configuration: MetricsConfiguration
     let effortDistances: [Meters]
     var storage: Storage
+    /// No fix yet; a first fix waiting for a foot segment (a leading vehicle segment replaces
+    /// it); or running, `totals` set.
     private enum Phase: Sendable { case empty, leading(TrackPoint), running }
     private var phase = Phase.empty
     private(set) var totals: LiveTotals?
     /// The totals before the current trailing run of vehicle segments, if any: the record if
     /// the run ended now (their auto-pause window then ends at the last foot fix, as batch's).
     private(set) var committed: LiveTotals?
-    /// `committed != nil`, kept apart: testing the large optional cost a measurable part of each
-    /// fix (record 0167).
+    /// `committed != nil`, kept apart, so that a foot segment does not test the large optional.
     private var holdsCommitted = false
     /// Segments accepted with the vehicle flag (what invalidates an optimistic tail).
     private(set) var vehicleSegments = 0

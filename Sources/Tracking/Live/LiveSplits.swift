@@ -3,9 +3,10 @@ import RunusCore
 /// `RunMetrics.splits` over `DistanceProfile.movingDuration`, split by split as segments come:
 /// each split's duration is the sum of the same terms in the same (segment) order, so the same
 /// floating-point sum. A split is final once the distance passes its end by more than 1 mm
-/// (batch's rounding rule); until then two sums are kept, one ending at the split's nominal end
+/// (batch's rounding rule). Keeps, for the current split, two sums, one ending at its nominal end
 /// and one open-ended (the partial last split, ending at the total), and the moving segments that
-/// reach past the nominal end are kept to start the next split with.
+/// reach past the nominal end, to start the next split with; the finished splits go to the
+/// profile storage, or stay here (`keepsFinished`, for the few dozen mile splits).
 struct LiveSplits: Sendable {
     /// A moving segment's part in the splits: from and to cumulative distance (m), seconds.
     private struct Term: Sendable { var d0: Meters, d1: Meters, dt: Seconds }
@@ -35,7 +36,7 @@ struct LiveSplits: Sendable {
     }
 
     /// One segment from `d0` to `d1` metres (cumulative, d0 ≤ d1) lasting `dt` seconds. Inlined
-    /// into the totals' loop, with the closing of splits (once per split) apart (record 0167).
+    /// into the totals' loop; the closing of a split (once per split) stays out of line.
     @inline(__always) mutating func add<S: LiveProfileStorage>(from d0: Meters, to d1: Meters, seconds dt: Seconds,
                                                              moving: Bool, storage: inout S) {
         if moving { accumulate(Term(d0: d0, d1: d1, dt: dt)) }
@@ -69,7 +70,7 @@ struct LiveSplits: Sendable {
             let overlapOpen = t.d1 - max(a, t.d0)
             if t.d1 <= e {
                 // Ends within the split: min(e, d1) is d1, so both overlaps are the same number,
-                // and so is the term (one division instead of two, record 0163).
+                // and so is the term (one division instead of two).
                 if overlapOpen > 0 { let term = t.dt * overlapOpen / (t.d1 - t.d0); toEnd += term; open += term }
             } else {
                 let overlap = e - max(a, t.d0)

@@ -2,7 +2,7 @@ import RunusCore
 
 /// `LivePartStage`'s steps: one array, and, in a snapshot's copy (`detach()`), a second one for
 /// the steps the copy adds, so that the copy reads the tracker's array without writing to it
-/// (a write would copy the whole tail, the snapshot's largest cost before record 0161).
+/// (a write would copy the whole tail, record 0161).
 struct LiveStepBuffer: Sendable {
     private var rows: [LiveStep] = []
     private var extra: [LiveStep] = []

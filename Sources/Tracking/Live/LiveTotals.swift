@@ -3,12 +3,15 @@ import RunusCore
 /// Everything of the run record that is a running total: the loop of `RunMetrics.init` one
 /// segment at a time, on segments whose vehicle flag is decided, with the batch's own
 /// `AutoPause` (record 0151) and the jitter filter's spread steps (`LiveJitterSpread`, 0150) fed
-/// the same points in the same order. A segment is added to the totals once `AutoPause` has
-/// decided its moving flag (`pauseWindowHalfWidth` seconds later) and the spread its distance (at
-/// most twice that); until then it waits in `waiting`, and `finish` decides those with
-/// `AutoPause.pendingFlags` and `LiveJitterSpread.pending`, as batch does on the same prefix. Small (no arrays but
-/// the few waiting segments, the auto-pause window and the best efforts'), so that it can be
-/// saved before a trailing vehicle part.
+/// the same points in the same order.
+///
+/// Keeps the sums (distance, moving time, heart rate, cadence), the maxima, elevation, the km and
+/// mile splits, the best efforts, and the segments still waiting for their moving flag and
+/// distance: a segment is added once `AutoPause` has decided its flag (`pauseWindowHalfWidth`
+/// seconds later) and the spread its distance (at most twice that), and `finish` decides the
+/// waiting ones with `AutoPause.pendingFlags` and `LiveJitterSpread.pending`, as batch does on
+/// the same prefix. Small (no arrays but the few waiting segments, the auto-pause window and the
+/// best efforts'), so that `LiveRunStage` can save a copy before a trailing vehicle part.
 struct LiveTotals: Sendable {
     /// First fix of the run (after leading vehicle parts), the newest one appended, and the
     /// newest one whose segment is in the totals.
@@ -40,17 +43,16 @@ struct LiveTotals: Sendable {
     /// Per-mile splits (`RunMetrics.mileSplits`); their finished splits are kept in it (a few
     /// dozen at most), not in the storage.
     var mileSplits: LiveSplits
-    /// Best efforts, advanced over the profile entries in batches of the storage's `effortBatch`,
-    /// each effort over the whole batch with its pointers and minimum in registers instead of
-    /// loaded and stored once per fix (record 0167): current through entry `effortsThrough − 1`
-    /// only; `finish` brings them to the run's end.
+    /// Best efforts, advanced over the profile entries in batches of the storage's `effortBatch`
+    /// (each effort over the whole batch, its pointers and minimum in registers): current through
+    /// entry `effortsThrough − 1` only; `finish` brings them to the run's end.
     private(set) var efforts: [LiveBestEffort]
     /// Profile entries the best efforts have taken into account.
     private var effortsThrough = 0
     /// Profile entries of the run.
     var profileCount = 0
-    /// `MetricsConfiguration.distanceOnlyWhileMoving`, kept here so that `add` takes no
-    /// configuration (copying it on every call was measurable, record 0162).
+    /// `MetricsConfiguration.distanceOnlyWhileMoving`, kept here so that `add` does not copy the
+    /// whole configuration for the one flag it reads.
     private let distanceOnlyWhileMoving: Bool
     /// Whether a step's windowed speed (the vehicle stage's, record 0130) is auto-pause's speed
     /// for the same segment once its window is complete: both windows have the same half-width
@@ -122,8 +124,8 @@ struct LiveTotals: Sendable {
         }
     }
 
-    /// The body of `RunMetrics.init`'s loop for one segment ending at `p` (not inlined into
-    /// `addDecided`: inlined, the pair took 6 % more instructions, record 0163).
+    /// The body of `RunMetrics.init`'s loop for one segment ending at `p` (kept out of line:
+    /// inlined into `addDecided`, the pair costs more).
     @inline(never) private mutating func add<S: LiveProfileStorage>(_ p: TrackPoint, step: Meters, moving flag: Bool, vehicle: Bool,
                                                      storage: inout S) {
         let q = added
@@ -150,8 +152,8 @@ struct LiveTotals: Sendable {
     /// Every best effort over the entries `effortsThrough..<profileCount` of `storage`, entry by
     /// entry in order, each as if it were the newest: the same calls, with the same numbers, as
     /// advancing them once per fix (the entries before `profileCount` never change), so the same
-    /// minima bit for bit. One uniqueness check for the array (record 0163). The order matters:
-    /// a start-anchored window is taken at the entry where it ends (record 0171).
+    /// minima bit for bit. One uniqueness check for the array. The order matters: a
+    /// start-anchored window is taken at the entry where it ends (record 0171).
     @inline(never) private mutating func advanceEfforts<S: LiveProfileStorage>(_ storage: S) {
         let from = effortsThrough, to = profileCount
         guard from < to else { return }

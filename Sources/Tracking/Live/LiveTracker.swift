@@ -1,17 +1,19 @@
 import RunusCore
 
-/// The run record computed live, one fix at a time (issue 3, record 0160): the same numbers as
-/// `RunMetrics(track:)` of the fixes appended so far, in amortised O(1) per fix.
+/// The run record computed live, one fix at a time (record 0160): the same numbers as
+/// `RunMetrics(track:)` of the fixes appended so far, bit for bit, in amortised O(1) per fix.
 ///
-/// Three stages, each deciding what no later fix can change and holding back the rest:
+/// Keeps three stages, each passing on what no later fix can change and holding back the rest:
 /// cleaning (`SpikeCleaningStage`: the newest fix), vehicle flags (`LiveVehicleStage`: the speed
-/// rule's open stretch and the classifier's last few windows, a bounded tail of about ten
-/// minutes), and the running totals (`LiveTotals`: the batch's own `AutoPause` and the jitter
-/// filter's spread steps, whose last 10 s wait; distance, moving time, splits, best efforts,
-/// elevation, heart rate, calories). `append` pushes decided fixes through once; `snapshot()`
-/// copies the small stage states and decides the tail as if the run ended now, so its cost is
-/// the tail's, not the run's. At every prefix a snapshot equals the batch record (tested on
-/// random and real tracks).
+/// rule's open stretch, and in `LivePartStage` the classifier's last few windows, a bounded tail
+/// of some minutes), and the running totals (`LiveRunStage` and its `LiveTotals`: the batch's own
+/// `AutoPause` and the jitter filter's spread steps, whose last 10 s wait; distance, moving time,
+/// splits, best efforts, elevation, heart rate, calories), plus, when asked for, an optimistic
+/// copy of the totals (`LiveOptimisticTail`). `append` pushes decided fixes through once;
+/// `snapshot()` copies the small stage states and decides the tail as if the run ended now, so
+/// that its cost is the tail's, not the run's. The property tests compare every snapshot with
+/// the batch record on random and real tracks. How fast each configuration runs, and why the
+/// stages are built as they are: `docs/performance/live-tracker.md`.
 public struct LiveTracker: Sendable {
     /// The cleaning stage; swap here when the cleaner changes (record 0160).
     public typealias Cleaner = SpikeCleaningStage
@@ -21,10 +23,11 @@ public struct LiveTracker: Sendable {
     public let weightKg: Double?
     /// Distances in metres whose best efforts are kept.
     public let effortDistances: [Meters]
-    /// Whether the tracker keeps an optimistic tail (record 0160): while the undecided tail holds
-    /// no vehicle, a snapshot costs the vehicle stages' closing (the forming window's features,
-    /// the last windows' labels), not a replay of the tail through the totals (about 5× cheaper
-    /// on the runners' files); `append` does the totals' work twice (1.5–2× its time).
+    /// Whether the tracker keeps an optimistic tail (`LiveOptimisticTail`, record 0160): while the
+    /// undecided tail holds no vehicle, a snapshot then costs the vehicle stages' closing (the
+    /// forming window's features, the last windows' labels) instead of a replay of the tail
+    /// through the totals, and `append` does the totals' work twice. For a snapshot after
+    /// (nearly) every fix, as the daemon's race tracker takes them.
     public let optimisticTail: Bool
     private var cleaner: Cleaner
     private var downstream: Stages
@@ -110,16 +113,15 @@ public struct LiveTracker: Sendable {
 
     /// Whether a replayed snapshot copies the decided profile into one contiguous storage
     /// instead of reading it through an overlay (`LiveProfileOverlay`, whose every read
-    /// branches between the two; a replayed fix's totals cost about twice as many instructions
-    /// through it, record 0163): when the decided entries are at most `historyCopyFactor` times
-    /// the undecided tail, so that the copy (a few bytes per entry) stays O(tail) and a snapshot
-    /// after every fix of a long run still costs the tail's replay, not the run's.
+    /// branches between the two pieces): when the decided entries are at most
+    /// `historyCopyFactor` times the undecided tail, so that the copy stays O(tail) and a
+    /// snapshot after every fix of a long run still costs the tail's replay, not the run's.
     var copiesHistory: Bool { decidedEntries <= Self.historyCopyFactor * undecided }
 
     /// Decided profile entries (the run's cleaned fixes in the totals so far).
     var decidedEntries: Int { downstream.run.storage.count }
 
-    /// Decided profile entries copied per undecided fix at most, ≥ 0 (record 0163).
+    /// Decided profile entries copied per undecided fix at most, ≥ 0.
     static let historyCopyFactor = 4
 
     /// The decided profile in one storage with room for the tail (one copy of its arrays).
@@ -157,7 +159,8 @@ public struct LiveTracker: Sendable {
     }
 }
 
-/// The tracker's stages after cleaning, and the optimistic tail that follows them.
+/// The tracker's stages after cleaning, and the optimistic tail that follows them: what the
+/// cleaning stage pushes settled fixes into.
 private struct Stages: CleanedFixSink, Sendable {
     var vehicles: LiveVehicleStage
     var run: LiveRunStage<LiveProfileArrays>
@@ -171,7 +174,8 @@ private struct Stages: CleanedFixSink, Sendable {
     }
 }
 
-/// The stages after cleaning, as a snapshot copies them.
+/// The stages after cleaning as a snapshot copies them (no optimistic tail), writing their
+/// profile into `Storage`: the decided profile copied whole, or an overlay over it.
 private struct Downstream<Storage: LiveProfileStorage>: CleanedFixSink {
     var vehicles: LiveVehicleStage
     var run: LiveRunStage<Storage>

@@ -15,8 +15,8 @@ import RunusCore
 struct LiveVehicleStage: Sendable {
     let configuration: MetricsConfiguration
     private(set) var parts: LivePartStage
-    /// Fixes some window may still need: global index i is at i − base.
-    /// Each with its segment's length; the windowed speed is NaN here (one array: record 0166).
+    /// Fixes some window may still need, each with its segment's length (the windowed speed is
+    /// NaN here; one array, one append per fix): global index i is at i − base.
     private var fixes: [LiveStep] = []
     private var base = 0
     /// Fixes appended, the next segment whose windowed speed is not known, and its window.

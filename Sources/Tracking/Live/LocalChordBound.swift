@@ -8,7 +8,7 @@ import RunusCore
 /// within `maxOffset` of φ₀ (the derivation is `ChordSpeedFilter`'s, record 0166). A caller that
 /// needs the exact value near a threshold computes it and calls `noteExact`, which takes a new
 /// reference when the chord was too far from the old one (the live vehicle stage's window
-/// speed, record 0166; the streaming cleaner's spike test, record 0170).
+/// speed, record 0166; the live cleaning stage's spike test, record 0170).
 struct LocalChordBound: Sendable {
     /// Latitude difference in radians from the reference beyond which a new reference is taken
     /// (0.002 rad ≈ 12.7 km north–south: a new reference every few minutes in a car).

@@ -1,10 +1,13 @@
 import RunusCore
 
 /// `LiveCleaningStage` for the spike filters of records 0101 and 0152: the rules of
-/// `Track.cleaned` (the spike test is its own `Track.isSpike`), with the pending fix exposed. A fix is
-/// settled once the next valid fix arrives; only the first three valid fixes wait together, for
-/// the leading-spike test. When the cleaner changes, this stage is what to replace (its test
-/// checks it against `Track.cleaned` at every prefix).
+/// `Track.cleaned` (the spike test is its own `Track.isSpike`), with the pending fix exposed. A
+/// fix is settled once the next valid fix arrives; only the first three valid fixes wait
+/// together, for the leading-spike test. Keeps the last settled fix, the pending one and the
+/// distance between them (the next spike test's first leg, and the settled segment's length
+/// downstream), and the cheap chord's reference latitude (record 0170). When the cleaner
+/// changes, this stage is what to replace (its test checks it against `Track.cleaned` at every
+/// prefix).
 public struct SpikeCleaningStage: LiveCleaningStage {
     public let configuration: MetricsConfiguration
     /// Valid fixes before the leading-spike test could run (at most 2 between calls).

@@ -1,12 +1,12 @@
 import RunusCore
 
-// Elevation one height at a time for `LiveTracker`; it mirrors `RunMetrics.elevationChange`
-// (record 0103), so that batch can call it too and the two cannot drift apart. Auto-pause and
-// the jitter filter are shared with batch already (`AutoPause`, `JitterFilter`).
-
 /// Elevation gain and loss with hysteresis (record 0103), one height at a time: a turn counts
 /// only once the height has moved `threshold` metres from the reference; in a confirmed
-/// direction every new extreme ratchets the reference. Non-finite or missing heights are skipped.
+/// direction every new extreme ratchets the reference, so that noise smaller than the threshold
+/// adds nothing. Non-finite or missing heights are skipped. Keeps the reference height, the
+/// confirmed direction and the two sums, for `LiveTotals`. It mirrors
+/// `RunMetrics.elevationChange`, which batch still runs on its own (the live-vs-batch tests keep
+/// the two equal; batch could call this instead).
 public struct ElevationHysteresis: Sendable, Equatable {
     private enum Direction: Sendable { case unknown, up, down }
     /// Noise threshold in metres, ≥ 0.
