@@ -46,6 +46,8 @@ let package = Package(
             "Engine", "Simulation", "Storage", "Server", "Reports",
         ]),
         .executableTarget(name: "runus", dependencies: ["RunusCLI"]),
+        // `make bench` only: batch metrics and the live tracker as the daemon runs it, on track files.
+        .executableTarget(name: "runus-bench", dependencies: ["RunusCore", "Tracking", "TrackFormats", "Engine"]),
         // `make bench-learn` only: our learners on the peer benchmark's data.
         .executableTarget(name: "runus-bench-learn", dependencies: ["Learning"]),
 
