@@ -42,7 +42,8 @@ let package = Package(
         .target(name: "Storage", dependencies: ["RunusCore", "CSQLite"]),
         .target(name: "Server", dependencies: ["RunusCore", "CSysShims"]),
         .target(name: "RunusCLI", dependencies: [
-            "RunusCore", "Tracking", "ActivityLab", "TrackFormats", "Missions", "Learning", "Features",
+            "ActivityLab",   // segmentation-model and segmentation-report
+            "RunusCore", "Tracking", "TrackFormats", "Missions", "Learning", "Features",
             "Engine", "Simulation", "Storage", "Server", "Reports",
         ]),
         .executableTarget(name: "runus", dependencies: ["RunusCLI"]),
