@@ -93,12 +93,15 @@ watch-table: build
 vehicle-cuts: build
 	$(RELEASE_BIN) reference-check --dataset $(RUNUS_DATASETS) --cuts
 
-# GPX parse + metrics throughput against gpxpy on the runners' raw GPX files (release build).
+# Track benchmarks on the runners' raw GPX files against gpxpy (runus-bench, release build): first
+# the live tracker as the daemon's races run it (a snapshot per update, no best efforts), then
+# batch parse + metrics, then the live tracker with best efforts (docs/performance/live-tracker.md).
 # scripts/.venv is shared with bench-learn: each target installs what it imports, whichever ran first.
-bench: build
+bench: deps
+	$(SWIFT) build -c release --product runus-bench
 	@test -x scripts/.venv/bin/python || python3 -m venv scripts/.venv
 	@scripts/.venv/bin/python -c "import gpxpy" 2>/dev/null || scripts/.venv/bin/pip install --quiet gpxpy==1.6.2
-	scripts/.venv/bin/python scripts/bench_gpx.py $(RELEASE_BIN) $(BENCH_RUNS) $(RUNUS_DATASETS)/runners/raw-gpx/*/*.gpx.gz
+	scripts/.venv/bin/python scripts/bench_gpx.py .build/release/runus-bench $(BENCH_RUNS) $(RUNUS_DATASETS)/runners/raw-gpx/*/*.gpx.gz
 
 # Race-time predictions vs Riegel on the real runners' personal bests (needs ../shared/datasets).
 eval-race-times: build
@@ -164,7 +167,7 @@ segmentation-report: build
 	$(RELEASE_BIN) segmentation-report --datasets $(DATASETS) --per-sport 100 --folds 4 --seed 145
 
 # The shipped activity classifier's forest, trained on synthetic tracks only (seeded), written
-# as Swift source (docs/decisions/0147). ActivityClassifierTests check that this reproduces it.
+# as Swift source (docs/decisions/0147) by ActivityLab. ShippedClassifierTests check that this reproduces it.
 .PHONY: segmentation-model
 segmentation-model: build
 	$(RELEASE_BIN) segmentation-model --out Sources/Tracking/ActivityClassifier+Shipped.swift

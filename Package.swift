@@ -28,6 +28,9 @@ let package = Package(
         .target(name: "Tracking", dependencies: ["RunusCore"],
                 swiftSettings: [.unsafeFlags(["-Xcc", "-fno-math-errno"])]),
         .target(name: "TrackFormats", dependencies: ["RunusCore", "Tracking", "CZlib"]),
+        // The activity classifier's lab: forest training, synthetic tracks, held-out evaluation,
+        // labelled-track tables. Tracking runs the shipped forest; this trains and scores it.
+        .target(name: "ActivityLab", dependencies: ["RunusCore", "Tracking"]),
         .target(name: "Missions", dependencies: ["RunusCore", "Tracking"]),
         .target(name: "Learning", dependencies: ["RunusCore", "CBLAS", "CLAPACKE"]),
         .target(name: "Features", dependencies: ["RunusCore", "Tracking", "Missions"]),
@@ -46,17 +49,22 @@ let package = Package(
             "RunusCore", "Tracking", "TrackFormats", "Missions", "Learning", "Features", "Engine", "Server",
         ]),
         .target(name: "RunusCLI", dependencies: [
+            "ActivityLab",   // segmentation-model and segmentation-report
             "RunusCore", "Tracking", "TrackFormats", "Missions", "Learning", "Features",
             "Engine", "Simulation", "Storage", "Server", "Reports", "Service",
         ]),
         .executableTarget(name: "runus", dependencies: ["RunusCLI"]),
+        // `make bench` only: batch metrics and the live tracker as the daemon runs it, on track files.
+        .executableTarget(name: "runus-bench", dependencies: ["RunusCore", "Tracking", "TrackFormats", "Engine"]),
         // `make bench-learn` only: our learners on the peer benchmark's data.
         .executableTarget(name: "runus-bench-learn", dependencies: ["Learning"]),
         // `make fuzz` only: the fuzzing driver (daemon processes, connections, RSS, watchdog).
         .executableTarget(name: "runus-fuzz", dependencies: ["Fuzzing", "Server", "RunusCore", "TrackFormats"]),
 
         .testTarget(name: "RunusCoreTests", dependencies: ["RunusCore"]),
-        .testTarget(name: "TrackingTests", dependencies: ["Tracking"]),
+        // TrackingTests draw synthetic legs and read labelled tracks with the lab's generators.
+        .testTarget(name: "TrackingTests", dependencies: ["Tracking", "ActivityLab"]),
+        .testTarget(name: "ActivityLabTests", dependencies: ["ActivityLab"]),
         .testTarget(name: "TrackFormatsTests", dependencies: ["TrackFormats"]),
         .testTarget(name: "MissionsTests", dependencies: ["Missions"]),
         .testTarget(name: "LearningTests", dependencies: ["Learning"]),

@@ -1,26 +1,27 @@
 #!/usr/bin/env python3
-"""GPX parse + metrics and LiveTracker throughput: runus against gpxpy, same files, same run
-(make bench).
+"""Track benchmarks against gpxpy, same files, same run (make bench): runus-bench's modes (release
+build) next to gpxpy's. What each figure is, and their history: docs/performance/live-tracker.md.
 
-Parse + metrics: both sides parse decompressed GPX bytes from memory (gzip excluded) and compute
-distance, moving time and climb: runus with TrackFormats + RunMetrics (`runus metrics
---bench-runs`), gpxpy with parse(), length_2d(), get_moving_data() and get_uphill_downhill().
+Printed in this order:
 
-LiveTracker (`runus metrics --bench-live`): the parsed tracks fed fix by fix, with one snapshot
-at the end (without and with the optimistic tail of record 0160) and with a snapshot after every
-fix (with it). gpxpy has no live tracker; its peer figure is
-its metrics alone on already-parsed tracks (length_2d, get_moving_data, get_uphill_downhill),
-the batch work a live tracker spreads over the fixes, so neither side counts parsing.
+1. The live tracker as the daemon's races run it (`runus-bench live`, mode `race`): Engine's
+   LiveRaceTracker (no best efforts, optimistic tail) fed one fix per update and read after each,
+   a snapshot per update, in fixes/s; then its ratio to gpxpy's metrics alone on parsed tracks
+   (length_2d, get_moving_data, get_uphill_downhill: the batch work a live tracker spreads over
+   the fixes, so neither side counts parsing).
+2. Batch metrics (`runus-bench metrics`): both sides parse decompressed GPX bytes from memory
+   (gzip excluded) and compute distance, moving time and climb, runus with TrackFormats +
+   RunMetrics, gpxpy with parse(), length_2d(), get_moving_data() and get_uphill_downhill(); the
+   ratio of points/s.
+3. The live tracker with best efforts: a snapshot after every fix (optimistic tail), and every fix
+   appended with one final snapshot (without and with the optimistic tail) with its ratio to
+   gpxpy's metrics alone, also measured in PAIRS interleaved rounds (record 0170): each round times
+   one gpxpy metrics pass and then runus's final-snapshot mode (`runus-bench live --append-only`,
+   the median of its own INNER passes) back to back, so both see the same load; the median of
+   the per-round ratios is the figure to quote for that mode on a shared machine. PAIRS is
+   max(21, 4 * RUNS + 1) (record 0171).
 
 One warm-up, then RUNS timed runs each; medians; ratios are points/s of runus over gpxpy's.
-
-The headline LiveTracker ratio is also measured in PAIRS interleaved rounds (record 0170): each
-round times one gpxpy metrics pass and then runus's final-snapshot mode (the median of its own
-INNER passes) back to back, so both see the same load, and the ratio of each round is kept; the
-median of those ratios is what we quote. On a shared machine, timing all of one side and then
-all of the other lets a change of load between them move the ratio by a factor of 1.5.
-PAIRS is max(21, 4 * RUNS + 1) (record 0171): single rounds range from 12x to 37x when the
-machine switches speed within a round, and five runs of 11 rounds gave medians of 17.7x to 22.6x.
 """
 import gzip, json, statistics, subprocess, sys, time
 
@@ -58,6 +59,10 @@ def median_time(fn, runs):
     return statistics.median(times)
 
 
+def bench(binary, *args):
+    return json.loads(subprocess.run([binary, *args], check=True, capture_output=True, text=True).stdout)
+
+
 def interleaved_live_ratios(binary, files, parsed, rounds, inner=5):
     """Per-round ratio of runus LiveTracker (final snapshot) over gpxpy metrics, rounds back to back."""
     ratios = []
@@ -65,53 +70,53 @@ def interleaved_live_ratios(binary, files, parsed, rounds, inner=5):
         t0 = time.perf_counter()
         gpxpy_metrics_only(parsed)
         peer = time.perf_counter() - t0
-        ours = json.loads(subprocess.run([binary, "metrics", "--bench-live", str(inner), "--bench-live-append-only", *files],
-                                         check=True, capture_output=True, text=True).stdout)
+        ours = bench(binary, "live", "--append-only", str(inner), *files)
         ratios.append(peer / ours["append_median_s"])
     return ratios
 
 
 def main():
     if len(sys.argv) < 4:
-        sys.exit("usage: bench_gpx.py RUNUS_BINARY RUNS FILE...")
+        sys.exit("usage: bench_gpx.py RUNUS_BENCH_BINARY RUNS FILE...")
     binary, runs, files = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
     texts = []
     for f in files:
         raw = open(f, "rb").read()
         texts.append((gzip.decompress(raw) if f.endswith(".gz") else raw).decode("utf-8"))
+    parsed = [gpxpy.parse(text) for text in texts]
+    live = bench(binary, "live", str(runs), *files)
+    peer_metrics = median_time(lambda: gpxpy_metrics_only(parsed), runs)
+    points = live["points"]
+    peer_metrics_rate = points / peer_metrics
+    print(f"files {len(files)}, points {int(points)}, {runs} runs, medians")
+
+    print(f"runus  races as the daemon runs them (LiveRaceTracker: a snapshot per update, no best efforts, optimistic tail):"
+          f" {live['race_points_per_s']:,.0f} fixes/s  ({live['race_median_s']:.3f} s, distance sum {live['race_distance_sum_m']:.0f} m)")
+    print(f"gpxpy  metrics only (parsed):        {peer_metrics:.3f} s  {peer_metrics_rate:,.0f} points/s")
+    print(f"ratio races/gpxpy metrics: {live['race_points_per_s'] / peer_metrics_rate:.1f}x")
+
     gpxpy_run(texts)  # warm-up
     times = []
     for _ in range(runs):
         t0 = time.perf_counter()
-        points, distance = gpxpy_run(texts)
+        peer_points, distance = gpxpy_run(texts)
         times.append(time.perf_counter() - t0)
     peer = statistics.median(times)
-    ours = json.loads(subprocess.run([binary, "metrics", "--bench-runs", str(runs), *files],
-                                     check=True, capture_output=True, text=True).stdout)
-    peer_rate = points / peer
-    print(f"files {len(files)}, points {points} (gpxpy) / {int(ours['points'])} (runus), {runs} runs, medians")
-    print(f"gpxpy  parse+metrics: {peer:.3f} s  {peer_rate:,.0f} points/s  (length_2d sum {distance:.0f} m)")
+    ours = bench(binary, "metrics", str(runs), *files)
+    peer_rate = peer_points / peer
+    print(f"gpxpy  parse+metrics: {peer:.3f} s  {peer_rate:,.0f} points/s  (length_2d sum {distance:.0f} m, {peer_points} points)")
     print(f"runus  parse+metrics: {ours['median_s']:.3f} s  {ours['points_per_s']:,.0f} points/s  (distance sum {ours['distance_sum_m']:.0f} m)")
     print(f"runus  parse only:    {ours['parse_median_s']:.3f} s  {ours['parse_points_per_s']:,.0f} points/s  ({ours['parse_mb_per_s']:.0f} MB/s)")
     print(f"ratio runus/gpxpy (parse+metrics): {ours['points_per_s'] / peer_rate:.1f}x")
 
-    parsed = [gpxpy.parse(text) for text in texts]
-    peer_metrics = median_time(lambda: gpxpy_metrics_only(parsed), runs)
-    peer_metrics_rate = points / peer_metrics
-    live = json.loads(subprocess.run([binary, "metrics", "--bench-live", str(runs), *files],
-                                     check=True, capture_output=True, text=True).stdout)
-    print(f"gpxpy  metrics only (parsed):        {peer_metrics:.3f} s  {peer_metrics_rate:,.0f} points/s")
-    print(f"runus  LiveTracker, final snapshot:  {live['append_median_s']:.3f} s  {live['append_points_per_s']:,.0f} points/s"
+    print(f"runus  LiveTracker with best efforts, snapshot per fix (optimistic tail): {live['snapshot_every_fix_median_s']:.3f} s"
+          f"  {live['snapshot_every_fix_points_per_s']:,.0f} fixes/s  (undecided tail at most {int(live['max_undecided'])} fixes)")
+    print(f"runus  LiveTracker with best efforts, final snapshot:  {live['append_median_s']:.3f} s  {live['append_points_per_s']:,.0f} fixes/s"
           f"  (distance sum {live['distance_sum_m']:.0f} m)")
-    print(f"runus  LiveTracker, final snapshot, optimistic tail kept: {live['append_optimistic_median_s']:.3f} s"
-          f"  {live['append_optimistic_points_per_s']:,.0f} points/s")
-    print(f"runus  LiveTracker, snapshot per fix: {live['snapshot_every_fix_median_s']:.3f} s"
-          f"  {live['snapshot_every_fix_points_per_s']:,.0f} points/s  (undecided tail at most {int(live['max_undecided'])} fixes)")
-    print(f"runus  LiveTracker, snapshot per fix, no best efforts (race tracker): {live['snapshot_every_fix_no_efforts_median_s']:.3f} s"
-          f"  {live['snapshot_every_fix_no_efforts_points_per_s']:,.0f} points/s")
-    print(f"ratio LiveTracker/gpxpy metrics (final snapshot): {live['append_points_per_s'] / peer_metrics_rate:.1f}x")
+    print(f"runus  LiveTracker with best efforts, final snapshot, optimistic tail kept: {live['append_optimistic_median_s']:.3f} s"
+          f"  {live['append_optimistic_points_per_s']:,.0f} fixes/s")
     print(f"ratio LiveTracker/gpxpy metrics (snapshot per fix): {live['snapshot_every_fix_points_per_s'] / peer_metrics_rate:.1f}x")
-    print(f"ratio LiveTracker/gpxpy metrics (snapshot per fix, no best efforts): {live['snapshot_every_fix_no_efforts_points_per_s'] / peer_metrics_rate:.1f}x")
+    print(f"ratio LiveTracker/gpxpy metrics (final snapshot): {live['append_points_per_s'] / peer_metrics_rate:.1f}x")
     print(f"ratio LiveTracker/gpxpy parse+metrics (final snapshot): {live['append_points_per_s'] / peer_rate:.1f}x")
     pairs = max(21, 4 * runs + 1)
     ratios = interleaved_live_ratios(binary, files, parsed, pairs)

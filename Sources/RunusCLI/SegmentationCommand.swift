@@ -1,5 +1,6 @@
 import Foundation
 import RunusCore
+import ActivityLab
 import Tracking
 
 /// `runus segmentation-report`: scores the activity classifier on the labelled real data

@@ -1,4 +1,5 @@
 import Foundation
+import ActivityLab
 import Tracking
 
 /// `runus segmentation-model`: trains the shipped activity classifier on synthetic tracks only

@@ -41,24 +41,12 @@ enum TrackCommand: Command {
         .flag("json", help: "One JSON object per activity and line (snake_case keys, docs/track-json.md)."),
         .optional("weight", "KG", help: "Body mass in kg for calories."),
         .flag("quiet", help: "No progress bar on stderr."),
-        .optional("bench-runs", "N", help: "Benchmark instead: parse (from memory, gzip excluded) + metrics N times after a warm-up; print the median as JSON."),
-        .optional("bench-live", "N", help: "Benchmark the LiveTracker instead: feed the parsed tracks fix by fix N times after a warm-up; print the medians as JSON."),
-        .flag("bench-live-append-only", help: "With --bench-live: time only appending every fix and one final snapshot (for profiling)."),
     ], positionals: ["FILE"], allowsManyPositionals: true)
 
     static func run(_ arguments: ParsedArguments, output: OutputSink) throws -> ExitCode {
         guard !arguments.positional.isEmpty else { throw UsageError("\(name) needs at least one FILE or DIR") }
         let weight = try arguments.double("weight", in: 1...500)
         let json = arguments.flag("json")
-        if let runs = try arguments.int("bench-live", in: 1...1000) {
-            output.out(try benchLive(arguments.positional.flatMap(TrackFiles.expand), runs: runs,
-                                     appendOnly: arguments.flag("bench-live-append-only")) + "\n")
-            return .success
-        }
-        if let runs = try arguments.int("bench-runs", in: 1...1000) {
-            output.out(try bench(arguments.positional.flatMap(TrackFiles.expand), runs: runs) + "\n")
-            return .success
-        }
         let paths = arguments.positional.flatMap(TrackFiles.expand)
         let progress = paths.count > 1 && !arguments.flag("quiet") ? ProgressBar(total: paths.count, label: "files", output: output) : nil
         var failed = false
@@ -68,7 +56,7 @@ enum TrackCommand: Command {
                 let (format, activities) = try TrackFiles.load(path)
                 for (k, a) in activities.enumerated() {
                     let m = RunMetrics(track: a.track, weightKg: weight)
-                    let parts = TrackRecord.parts(of: a.track)
+                    let parts = TrackRecord.parts(of: m)
                     if json {
                         output.out(JSONWriter.string(TrackRecord.json(path: path, index: k, format: format, activity: a, metrics: m, parts: parts)) + "\n")
                     } else {
@@ -83,44 +71,6 @@ enum TrackCommand: Command {
         }
         progress?.finish()
         return failed ? .failure : .success
-    }
-
-    /// Parse + RunMetrics over all files, `runs` times after one warm-up; median wall time.
-    static func bench(_ paths: [String], runs: Int) throws -> String {
-        let inputs: [(String, [UInt8])] = try paths.map { path in
-            var bytes = try TrackFiles.bytes(path)
-            if Gzip.isGzip(bytes) { bytes = try Gzip.decompress(bytes, name: path) }
-            return (path, bytes)
-        }
-        var points = 0, checksum = 0.0
-        func once(metrics: Bool) throws {
-            points = 0; checksum = 0
-            for (name, bytes) in inputs {
-                for a in try TrackFileReader.read(bytes, name: name).activities {
-                    points += a.track.points.count
-                    if metrics { checksum += RunMetrics(track: a.track).distance }
-                }
-            }
-        }
-        let clock = ContinuousClock()
-        func median(metrics: Bool) throws -> Double {
-            try once(metrics: metrics)  // warm-up
-            var times: [Double] = []
-            for _ in 0..<runs {
-                let d = try clock.measure { try once(metrics: metrics) }
-                times.append(Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18)
-            }
-            return times.sorted()[times.count / 2]
-        }
-        let parseOnly = try median(metrics: false)
-        let full = try median(metrics: true)
-        let bytes = inputs.reduce(0) { $0 + $1.1.count }
-        return JSONWriter.string(.object([
-            "files": .number(Double(inputs.count)), "points": .number(Double(points)), "runs": .number(Double(runs)),
-            "median_s": .number(full), "points_per_s": .number(Double(points) / full), "distance_sum_m": .number(checksum),
-            "parse_median_s": .number(parseOnly), "parse_points_per_s": .number(Double(points) / parseOnly),
-            "parse_mb_per_s": .number(Double(bytes) / parseOnly / 1e6),
-        ]))
     }
 
     static func fmt(_ v: Double, _ decimals: Int) -> String {

@@ -3,8 +3,8 @@ import RunusCore
 import Tracking
 import TrackFormats
 
-/// One labelled part of an activity for `runus track`: what `Track.activitySegments` decided,
-/// in seconds from the first cleaned fix.
+/// One labelled part of an activity for `runus track`: a `RunMetrics.activityParts` part (its
+/// neighbours with the same label merged), in seconds from the first cleaned fix.
 struct TrackPart: Equatable {
     let activity: ActivityClass
     /// Start and end in seconds after the first cleaned fix, start < end.
@@ -15,24 +15,17 @@ struct TrackPart: Equatable {
 
 /// The run record of one activity as `runus track --json` writes it (docs/track-json.md).
 enum TrackRecord {
-    /// The labelled parts of `track` (cleaned with the default configuration), neighbours with
-    /// the same label merged.
-    static func parts(of track: Track) -> [TrackPart] {
-        let cleaned = track.cleaned()
-        let points = cleaned.points
-        guard let t0 = points.first?.time else { return [] }
+    /// The labelled parts of the record's cleaned track, neighbours with the same label merged.
+    static func parts(of metrics: RunMetrics) -> [TrackPart] {
+        // The parts cover the cleaned track from its first fix on.
+        guard let t0 = metrics.activityParts.first?.startTime else { return [] }
         var result: [TrackPart] = []
-        for s in cleaned.activitySegments() {
-            var path: Meters = 0
-            for i in s.range {
-                path += Geodesy.localDistance(latitude1: points[i - 1].latitude, longitude1: points[i - 1].longitude,
-                                              latitude2: points[i].latitude, longitude2: points[i].longitude)
-            }
-            let start = points[s.range.lowerBound - 1].time - t0, end = points[s.range.upperBound].time - t0
+        for s in metrics.activityParts {
+            let start = s.startTime - t0, end = s.endTime - t0
             if let last = result.last, last.activity == s.activity {
-                result[result.count - 1] = TrackPart(activity: s.activity, start: last.start, end: end, path: last.path + path)
+                result[result.count - 1] = TrackPart(activity: s.activity, start: last.start, end: end, path: last.path + s.path)
             } else {
-                result.append(TrackPart(activity: s.activity, start: start, end: end, path: path))
+                result.append(TrackPart(activity: s.activity, start: start, end: end, path: s.path))
             }
         }
         return result

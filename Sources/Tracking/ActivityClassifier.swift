@@ -6,6 +6,8 @@ import RunusCore
 /// never across a gap longer than `maxGap`); a window whose net displacement speed is under
 /// `stationarySpeed` is stationary (a rule), any other is labelled by a random forest over its
 /// `SegmentFeatures`. Segments across a long gap take the label of the window before them.
+/// `default` is the shipped forest (`ActivityClassifier+Shipped.swift`); training, synthetic
+/// tracks and evaluation are `ActivityLab`'s.
 public struct ActivityClassifier: Sendable {
     /// How tracks are cut into windows and when a window is stationary.
     public var windowing = Windowing()
@@ -67,33 +69,6 @@ public struct ActivityClassifier: Sendable {
         static let p95 = index("speed_p95_mps"), p50 = index("speed_p50_mps"), stop = index("stop_fraction")
         static let accel = index("accel_p90_mps2"), s30 = index("sustained_speed_30s_max_mps")
         static let s60 = index("sustained_speed_60s_max_mps"), chord = index("chord_speed_30s_p50_mps")
-    }
-
-    /// Labelled training inputs from one track of known `activity` (times increasing): the
-    /// vectors of the windows the speed rule leaves to the classifier, each part's context taken
-    /// within that part as `segments` does; stationary windows left out (the rule decides them).
-    public static func trainingExamples(_ points: [TrackPoint], activity: ActivityClass,
-                                        windowing: Windowing = Windowing()) -> [(values: [Double], activity: ActivityClass)] {
-        guard points.count >= 2 else { return [] }
-        let track = Track(points: points)
-        let parts = track.nonVehicleParts(track.vehicleSpeedRule())
-        return parts.flatMap { part in
-            let features = windowing.windows(points, from: part.lowerBound, through: part.upperBound).map { SegmentFeatures(points: points[$0]) }
-            return zip(features, vectors(features)).compactMap { f, v in
-                f.netSpeed >= windowing.stationarySpeed ? (v, activity) : nil
-            }
-        }
-    }
-
-    /// Trains a forest on labelled inputs (stationary ones are skipped: the rule decides them).
-    public init(training examples: [(values: [Double], activity: ActivityClass)],
-                parameters: DecisionForest.Parameters = .init()) {
-        let moving = examples.filter { $0.activity != .stationary }
-        precondition(!moving.isEmpty, "ActivityClassifier: no moving training windows")
-        let forest = DecisionForest(samples: moving.map(\.values),
-                                    labels: moving.map { ActivityClass.moving.firstIndex(of: $0.activity)! },
-                                    classCount: ActivityClass.moving.count, parameters: parameters)
-        self.init(forest: forest)
     }
 
     /// Label of one window from its features and forest inputs (`vectors`): `vehicle` when

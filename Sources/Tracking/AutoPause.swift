@@ -18,9 +18,9 @@ public struct AutoPause: Sendable {
     public let pauseSpeed: Double, resumeSpeed: Double
     /// Seconds of fixes on each side of a segment in its speed window, ≥ 0.
     public let halfWidth: Seconds
-    /// Times and positions (degrees) of fixes `base…`.
-    /// Fixes `base…` (one array, one append per fix: record 0162).
+    /// Fixes `base…` (one array, one append per fix).
     private var fixes: [Fix] = []
+    /// A fix's time (Unix seconds) and position, with the window speed a caller gave for it.
     private struct Fix: Sendable {
         var time: EpochSeconds
         /// Degrees.

@@ -46,12 +46,22 @@ public struct RunMetrics: Sendable {
     public let maxCadence: Double?
     /// Cumulative distance against time of the cleaned track.
     public let profile: DistanceProfile
+    /// The cleaned track's labelled parts in order (`Track.activitySegments`: the classification
+    /// whose vehicle parts this record leaves out), together covering it from its first fix to
+    /// its last; empty when the configuration does not classify (`classifyActivities` false) or
+    /// the cleaned track has fewer than 2 fixes.
+    public let activityParts: [ActivityPart]
 
     /// - Parameters:
     ///   - weightKg: body mass in kg (> 0), needed for calories.
     public init(track: Track, weightKg: Double? = nil, configuration: MetricsConfiguration = .default) {
         let cleaned = track.cleaned(configuration: configuration)
-        var vehicle = cleaned.vehicleSegments(configuration: configuration)
+        // Classified once: the vehicle flags come from the same segments as `activityParts`
+        // (`Track.vehicleSegments`, without a second classification).
+        let classified = configuration.classifyActivities && cleaned.points.count >= 2
+        let segments = classified ? cleaned.activitySegments(configuration: configuration) : []
+        activityParts = ActivityPart.parts(segments, of: cleaned.points)
+        var vehicle = classified ? cleaned.vehicleFlags(segments) : cleaned.vehicleSpeedRule(configuration: configuration)
         // Cut leading and trailing vehicle parts: the run starts when the runner leaves the car.
         var first = 0, last = cleaned.points.count - 1
         while first < last && vehicle[first + 1] {

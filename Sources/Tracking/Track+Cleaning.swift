@@ -44,7 +44,7 @@ extension Track {
     }
 
     /// Whether `p`, between the last kept fix and the next valid fix, is dropped as a speed spike
-    /// (records 0101, 0106) or an acceleration spike (record 0152). Shared with the streaming cleaners.
+    /// (records 0101, 0106) or an acceleration spike (record 0152). Shared with the live cleaning stage.
     static func isSpike(_ last: TrackPoint, _ p: TrackPoint, _ next: TrackPoint, configuration: MetricsConfiguration) -> Bool {
         var distances = SpikeDistances()
         return isSpike(last, p, next, configuration: configuration, distances: &distances)
@@ -52,7 +52,7 @@ extension Track {
 
     /// The `Geodesy.localDistance`s (m, ≥ 0) between the three fixes of a spike test: nil until
     /// the test computes one, or given by a caller that already has it (the same bits), so that
-    /// a streaming cleaner computes each distance once (record 0161).
+    /// the live cleaning stage (`SpikeCleaningStage`) computes each distance once (record 0161).
     struct SpikeDistances: Sendable {
         var lastToNext: Meters?, lastToP: Meters?, pToNext: Meters?
     }
@@ -61,8 +61,8 @@ extension Track {
     /// same arithmetic: speed = distance ÷ time, as `speed`). `p` is a spike when the way in and
     /// out of it is too fast or accelerates too hard, unless the straight line from `last` to
     /// `next` is itself too fast (then `p` is on a real fast stretch). The in and out speeds are
-    /// tested first: most fixes fail that test, and then `lastToNext` is never needed (a
-    /// streaming cleaner has `lastToP` already, so one distance per kept fix; record 0162).
+    /// tested first: most fixes fail that test, and then `lastToNext` is never needed (the live
+    /// cleaning stage has `lastToP` already, so one distance per kept fix; record 0162).
     static func isSpike(_ last: TrackPoint, _ p: TrackPoint, _ next: TrackPoint, configuration: MetricsConfiguration,
                         distances d: inout SpikeDistances) -> Bool {
         let vIn = knownSpeed(&d.lastToP, last, p), vOut = knownSpeed(&d.pToNext, p, next)
@@ -87,7 +87,7 @@ extension Track {
         return m / (b.time - a.time)
     }
 
-    /// `isSpike(_:_:_:configuration:distances:)` for a streaming cleaner that keeps a cheap chord
+    /// `isSpike(_:_:_:configuration:distances:)` for a live cleaner that keeps a cheap chord
     /// (record 0170): the same answer, but the test of the speeds in and out of `p` reads the way
     /// out from `cheap` (no `sincos`, no chain of square roots and divisions behind it) whenever
     /// that decides it. `lastToP` must be known. `pToNext` is still computed exactly and stored,
@@ -133,8 +133,8 @@ extension Track {
         // (relative, and absolute near 0) added. The smallest change is low − vIn when the range
         // is above vIn, vIn − high when below, else 0: the largest of the three, as the other two
         // are then ≤ 0. Written as maxima, not as a choice: whether the runner sped up or slowed
-        // down is a coin toss, and a branch on it was mispredicted on every fourth fix, late,
-        // behind the chord's square root and division (record 0171).
+        // down is a coin toss, and a branch on it would wait for the chord's square root and
+        // division (record 0171).
         let lowChange = max(max(low - vIn, vIn - high), 0)
         let highChange = max(high - vIn, vIn - low)
         let absolute = LocalChordBound.roundingSlack * (high + vIn)

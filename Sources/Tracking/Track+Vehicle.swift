@@ -8,8 +8,14 @@ extension Track {
     public func vehicleSegments(configuration: MetricsConfiguration = .default,
                                 classifier: ActivityClassifier? = nil) -> [Bool] {
         guard configuration.classifyActivities, points.count >= 2 else { return vehicleSpeedRule(configuration: configuration) }
+        return vehicleFlags(activitySegments(configuration: configuration, classifier: classifier))
+    }
+
+    /// Element i is true when the segment ending at point i lies in a `vehicle` part of
+    /// `segments` (`activitySegments` of this track); element 0 is false.
+    func vehicleFlags(_ segments: [ActivitySegment]) -> [Bool] {
         var vehicle = [Bool](repeating: false, count: points.count)
-        for segment in activitySegments(configuration: configuration, classifier: classifier) where segment.activity == .vehicle {
+        for segment in segments where segment.activity == .vehicle {
             for i in segment.range { vehicle[i] = true }
         }
         return vehicle
@@ -76,7 +82,7 @@ extension Track {
     }
 
     /// Maximal point ranges [a, e] (a < e) whose segments a+1…e are all unflagged.
-    func nonVehicleParts(_ flags: [Bool]) -> [ClosedRange<Int>] {
+    package func nonVehicleParts(_ flags: [Bool]) -> [ClosedRange<Int>] {
         var parts: [ClosedRange<Int>] = []
         var i = 1
         while i < flags.count {

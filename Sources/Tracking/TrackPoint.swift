@@ -3,10 +3,9 @@ import RunusCore
 /// One GPS fix of a run, as recorded (before cleaning).
 ///
 /// The optional readings are stored as plain doubles with NaN for "absent" (48 bytes instead of
-/// 72 with three `Optional<Double>`s, each 9 bytes padded to 16): every stage of the live
-/// tracker copies fixes, and the smaller layout saved 4 % of its instructions (record 0171). A
-/// NaN given for one of them therefore reads back as `nil`; no reader produces one (they reject
-/// non-finite numbers).
+/// 72 with three `Optional<Double>`s, each 9 bytes padded to 16), since every stage of the live
+/// tracker copies fixes (record 0171). A NaN given for one of them therefore reads back as `nil`;
+/// no reader produces one (they reject non-finite numbers).
 public struct TrackPoint: Sendable, Equatable {
     /// Instant of the fix, Unix seconds (UTC, may have a fraction).
     public var time: EpochSeconds

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import RunusCore
+import ActivityLab
 @testable import Tracking
 
 // Skipped when the shared datasets are absent (they are never part of the repository).

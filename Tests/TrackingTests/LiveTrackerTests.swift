@@ -48,21 +48,6 @@ struct LiveTrackerTests {
         return set.sorted()
     }
 
-    @Test("the cleaning stage equals Track.cleaned at every prefix", arguments: [11, 12, 13] as [UInt64])
-    func cleaningStage(seed: UInt64) {
-        struct Collect: CleanedFixSink { var points: [TrackPoint] = []; mutating func accept(cleaned p: TrackPoint) { points.append(p) } }
-        let points = RandomRuns.track(seed: seed, minutes: 8)
-        var stage = SpikeCleaningStage()
-        var settled = Collect()
-        for n in 1...points.count {
-            stage.append(points[n - 1], into: &settled)
-            let batch = Track(points: Array(points[..<n])).cleaned().points
-            #expect(settled.points + stage.provisional == batch, "prefix \(n)")
-            #expect(stage.provisional.count <= 2)
-            if settled.points + stage.provisional != batch { break }
-        }
-    }
-
     @Test("live equals batch on random tracks with pauses, faults and vehicle legs", arguments: Array(1...6) as [UInt64])
     func randomTracks(seed: UInt64) {
         let points = RandomRuns.track(seed: seed, minutes: 40)

@@ -1,4 +1,5 @@
 import RunusCore
+import ActivityLab
 import Tracking
 
 /// Seeded random raw tracks for the live-vs-batch property tests: running, walking, pauses with

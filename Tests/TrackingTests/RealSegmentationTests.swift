@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import RunusCore
+import ActivityLab
 @testable import Tracking
 
 /// The shared datasets folder: $RUNUS_DATASETS, else ../shared/datasets from the package root.
@@ -51,12 +52,5 @@ struct RealSegmentationTests {
         // this subset is small, so one segment moves F1 by about 0.01.
         #expect(binary.footF1 >= 0.8, "\(scores.segments.table)")
         #expect(binary.vehicleF1 >= 0.85, "\(scores.segments.table)")
-    }
-
-    @Test("a corrupt GeoLife line is an error naming the line")
-    func corruptLine() {
-        #expect(throws: LabelledTrackError.self) {
-            try LabelledTrackParser.geoLifePoints("user,segment_id,mode,t,lat,lon,alt_m\n010,a,walk,x,1,2,\n")
-        }
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 import RunusCore
+import ActivityLab
 @testable import Tracking
 
 /// How a labelled track's segment-level prediction is formed (record 0145).

@@ -1,5 +1,6 @@
 import Testing
 import RunusCore
+import ActivityLab
 @testable import Tracking
 
 /// The windowed vehicle rule and the classifier's vehicle evidence (record 0130).
