@@ -34,13 +34,18 @@ let package = Package(
         .target(name: "Engine", dependencies: ["RunusCore", "Tracking", "TrackFormats", "Missions", "Features", "Learning"]),
         .target(name: "Simulation", dependencies: ["RunusCore", "Tracking", "TrackFormats", "Missions"]),
         .target(name: "Reports", dependencies: ["RunusCore", "Learning"]),
+        // Labelled data, time splits, the LR and GBDT pipelines, baselines, comparison, model cards,
+        // policy simulation and report data: pure given the store protocols (no Storage).
+        .target(name: "Training", dependencies: [
+            "RunusCore", "Tracking", "TrackFormats", "Missions", "Features", "Learning", "Engine", "Simulation", "Reports",
+        ]),
 
         // I/O modules.
         .target(name: "Storage", dependencies: ["RunusCore", "CSQLite"]),
         .target(name: "Server", dependencies: ["RunusCore", "CSysShims"]),
         .target(name: "RunusCLI", dependencies: [
             "RunusCore", "Tracking", "TrackFormats", "Missions", "Learning", "Features",
-            "Engine", "Simulation", "Storage", "Server", "Reports",
+            "Engine", "Simulation", "Storage", "Server", "Reports", "Training",
         ]),
         .executableTarget(name: "runus", dependencies: ["RunusCLI"]),
         // `make bench-learn` only: our learners on the peer benchmark's data.
@@ -56,6 +61,7 @@ let package = Package(
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], exclude: ["Fixtures"]),
         .testTarget(name: "ServerTests", dependencies: ["Server"]),
+        .testTarget(name: "TrainingTests", dependencies: ["Training", "Storage", "Simulation"]),
         .testTarget(name: "RunusCLITests", dependencies: ["RunusCLI"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports"], exclude: ["Golden"]),
     ]

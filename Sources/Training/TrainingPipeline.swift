@@ -5,62 +5,48 @@ import Missions
 
 /// The first model path: labelled examples from a store → time split → L2 logistic regression →
 /// held-out metrics → artifact. Deterministic: the same store and options give the same bytes.
-struct TrainingPipeline {
-    struct Options {
+public enum TrainingPipeline {
+    public struct Options: Sendable {
         /// Penalty λ of the L2 logistic regression (scikit-learn's C = 1/λ).
-        var l2 = 1.0
+        public var l2 = 1.0
         /// Fraction of the period (by example time) used for training; the rest is the test set.
-        var trainFraction = 0.8
+        public var trainFraction = 0.8
         /// Recorded in the artifact; LR with Newton's method draws no random numbers.
-        var seed = 1
+        public var seed = 1
+
+        public init() {}
     }
 
-    struct Evaluation {
-        var rows = 0
-        var auc = 0.0, logLoss = 0.0, brier = 0.0, ece = 0.0
+    public struct Evaluation: Sendable {
+        public var rows = 0
+        public var auc = 0.0, logLoss = 0.0, brier = 0.0, ece = 0.0
         /// Mean |p̂ − p_true| where the truth is known (simulated data), else nil.
-        var maeTrue: Double?
-        var baseRate = 0.0
+        public var maeTrue: Double?
+        public var baseRate = 0.0
     }
 
-    struct Result {
-        let artifact: ModelArtifact
-        let trainRows: Int
-        let test: Evaluation
-        let cutoff: EpochSeconds
-        let runners: Int
-        let firstTime: EpochSeconds
-        let lastTime: EpochSeconds
-        let completedByKind: [MissionKind: (tried: Int, completed: Int)]
+    public struct Result {
+        public let artifact: ModelArtifact
+        public let trainRows: Int
+        public let test: Evaluation
+        public let cutoff: EpochSeconds
+        public let runners: Int
+        public let firstTime: EpochSeconds
+        public let lastTime: EpochSeconds
+        public let completedByKind: [MissionKind: (tried: Int, completed: Int)]
         /// Where the training runs came from ("simulated", "import", "app"), sorted.
-        let sources: [String]
+        public let sources: [String]
     }
 
-    /// Every runner's examples, ordered by (time, assignment id).
-    static func examples(store: SQLiteStoreReader) throws -> (examples: [LabelledExample], runners: Int, sources: [String]) {
-        var all: [LabelledExample] = []
-        var sources: Set<String> = []
-        let users = try store.allUsers()
-        for user in users {
-            let runs = try store.runs(user: user.id, from: -.greatestFiniteMagnitude, to: .greatestFiniteMagnitude)
-            for run in runs { sources.insert(run.source) }
-            let assignments = try store.assignments(user: user.id, from: CivilDate(daysSinceEpoch: -1_000_000),
-                                                    to: CivilDate(daysSinceEpoch: 1_000_000))
-            all += try ExampleBuilder.examples(runs: runs, assignments: assignments, utcOffset: user.utcOffsetSeconds)
-        }
-        all.sort { ($0.time, $0.assignmentID, $0.userID) < ($1.time, $1.assignmentID, $1.userID) }
-        return (all, users.count, sources.sorted())
-    }
-
-    static func train(examples: [LabelledExample], runners: Int, sources: [String], options: Options) throws -> Result {
+    public static func train(examples: [LabelledExample], runners: Int, sources: [String], options: Options) throws -> Result {
         guard examples.count >= 50 else {
-            throw CLIError("only \(examples.count) labelled examples (tried missions); at least 50 are needed")
+            throw TrainingError.tooFewExamples(count: examples.count, minimum: 50)
         }
         let cutIndex = Int(Double(examples.count) * options.trainFraction)
         let cutoff = examples[cutIndex].time
         let train = examples.filter { $0.time < cutoff }
         let test = examples.filter { $0.time >= cutoff }
-        guard !train.isEmpty, !test.isEmpty else { throw CLIError("the time split left an empty train or test set") }
+        guard !train.isEmpty, !test.isEmpty else { throw TrainingError.emptyTrainOrTest }
         let schema = MissionFeatures.schema
         let x = Matrix(rowArrays: train.map(\.features), cols: schema.count)
         let model = try LogisticRegression.fit(x: x, y: train.map(\.label),
@@ -91,12 +77,12 @@ struct TrainingPipeline {
                       sources: sources)
     }
 
-    static func evaluate(model: LogisticRegressionModel, on examples: [LabelledExample]) throws -> Evaluation {
+    public static func evaluate(model: LogisticRegressionModel, on examples: [LabelledExample]) throws -> Evaluation {
         try evaluate(probabilities: examples.map { model.probability(row: $0.features) }, on: examples)
     }
 
     /// Held-out metrics of any model's probabilities `p` (one per example, in [0, 1]).
-    static func evaluate(probabilities p: [Double], on examples: [LabelledExample]) throws -> Evaluation {
+    public static func evaluate(probabilities p: [Double], on examples: [LabelledExample]) throws -> Evaluation {
         let labels = examples.map(\.label)
         var e = Evaluation()
         e.rows = examples.count
@@ -113,7 +99,7 @@ struct TrainingPipeline {
     }
 
     /// FNV-1a 64 over every example's id, label and feature bits, as 16 hex digits.
-    static func fingerprint(_ examples: [LabelledExample]) -> String {
+    public static func fingerprint(_ examples: [LabelledExample]) -> String {
         var h: UInt64 = 0xCBF2_9CE4_8422_2325
         func mix(_ v: UInt64) {
             var v = v
@@ -129,5 +115,3 @@ struct TrainingPipeline {
     }
 }
 
-/// The reads the training pipeline needs (the SQLite store provides them).
-typealias SQLiteStoreReader = UserStore & RunStore & MissionStore
