@@ -80,8 +80,7 @@ enum TrainCommand: Command {
         options.seed = seed
         let result = try TrainingPipeline.train(examples: data.examples, runners: data.runners, sources: data.sources, options: options)
         try ModelFiles.write(artifact: result.artifact, card: ModelCard.markdown(result, options: options), to: out)
-        let split = try TrainingSplit(data.examples, trainFraction: trainFraction, validationFraction: 0)
-        output.err("leakage check passed: no test example predates its runner's training rows (\(split.runnersInTrainAndTest) runners on both sides)\n")
+        output.err("leakage check passed: no test example predates its runner's training rows (\(result.split.runnersInTrainAndTest) runners on both sides)\n")
         output.out(summary(out, result.artifact.modelVersion, result.test, calibration: nil))
         return .success
     }

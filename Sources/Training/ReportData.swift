@@ -53,7 +53,7 @@ public struct ReportData: Sendable {
             offered = offers.filter { (from...to).contains($0.day) }
             period = "offers from \(from) to \(to)"
         } else {
-            let cutoff = all[min(Int(Double(all.count) * trainFraction), all.count - 1)].time
+            let cutoff = TrainingSplit.cutoff(all, share: trainFraction)
             chosen = all.filter { $0.time >= cutoff }
             offered = offers.filter { $0.offeredAt >= cutoff }
             period = "last \(Int(saturating: ((1 - trainFraction) * 100).rounded()))% of examples by time, the held-out share of runus train"

@@ -9,7 +9,7 @@ public enum TrainingPipeline {
     public struct Options: Sendable {
         /// Penalty λ of the L2 logistic regression (scikit-learn's C = 1/λ).
         public var l2 = 1.0
-        /// Fraction of the period (by example time) used for training; the rest is the test set.
+        /// Fraction of the examples (by time) used for training, 0.5-0.95; the rest is the test set.
         public var trainFraction = 0.8
         /// Recorded in the artifact; LR with Newton's method draws no random numbers.
         public var seed = 1
@@ -27,26 +27,25 @@ public enum TrainingPipeline {
 
     public struct Result {
         public let artifact: ModelArtifact
-        public let trainRows: Int
+        /// The time split the model was fitted and scored on (no validation slice).
+        public let split: TrainingSplit
         public let test: Evaluation
-        public let cutoff: EpochSeconds
         public let runners: Int
         public let firstTime: EpochSeconds
         public let lastTime: EpochSeconds
         public let completedByKind: [MissionKind: (tried: Int, completed: Int)]
         /// Where the training runs came from ("simulated", "import", "app"), sorted.
         public let sources: [String]
+
+        /// Rows the model was fitted on: everything before the test cutoff.
+        public var trainRows: Int { split.beforeTest.count }
+        /// Earliest instant of the test slice, epoch seconds.
+        public var cutoff: EpochSeconds { split.testCutoff }
     }
 
     public static func train(examples: [LabelledExample], runners: Int, sources: [String], options: Options) throws -> Result {
-        guard examples.count >= 50 else {
-            throw TrainingError.tooFewExamples(count: examples.count, minimum: 50)
-        }
-        let cutIndex = Int(Double(examples.count) * options.trainFraction)
-        let cutoff = examples[cutIndex].time
-        let train = examples.filter { $0.time < cutoff }
-        let test = examples.filter { $0.time >= cutoff }
-        guard !train.isEmpty, !test.isEmpty else { throw TrainingError.emptyTrainOrTest }
+        let split = try TrainingSplit(examples, trainFraction: options.trainFraction, validationFraction: 0)
+        let train = split.beforeTest, test = split.test
         let schema = MissionFeatures.schema
         let x = Matrix(rowArrays: train.map(\.features), cols: schema.count)
         let model = try LogisticRegression.fit(x: x, y: train.map(\.label),
@@ -72,7 +71,7 @@ public enum TrainingPipeline {
             entry.completed += e.label == 1 ? 1 : 0
             byKind[e.kind] = entry
         }
-        return Result(artifact: artifact, trainRows: train.count, test: evaluation, cutoff: cutoff, runners: runners,
+        return Result(artifact: artifact, split: split, test: evaluation, runners: runners,
                       firstTime: examples.first!.time, lastTime: examples.last!.time, completedByKind: byKind,
                       sources: sources)
     }
@@ -114,4 +113,3 @@ public enum TrainingPipeline {
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 }
-

@@ -9,6 +9,9 @@ import Features
 /// it trained on before validation slices existed (models/default stays reproducible).
 /// docs/decisions/0610.
 public struct TrainingSplit: Sendable {
+    /// Fewer labelled examples than this are refused: too few to split and score.
+    public static let minimumExamples = 50
+
     /// Earliest instant of the validation slice and of the test slice, epoch seconds.
     public let validationCutoff: EpochSeconds, testCutoff: EpochSeconds
     public let train: [LabelledExample], validation: [LabelledExample], test: [LabelledExample]
@@ -23,11 +26,11 @@ public struct TrainingSplit: Sendable {
         precondition((0.5...0.95).contains(trainFraction), "trainFraction \(trainFraction) outside 0.5...0.95")
         precondition((0.0...0.4).contains(validationFraction) && validationFraction < trainFraction,
                      "validationFraction \(validationFraction) outside 0...0.4 or not below trainFraction")
-        guard examples.count >= 50 else {
-            throw TrainingError.tooFewExamples(count: examples.count, minimum: 50)
+        guard examples.count >= Self.minimumExamples else {
+            throw TrainingError.tooFewExamples(count: examples.count, minimum: Self.minimumExamples)
         }
-        let testCutoff = examples[Int(Double(examples.count) * trainFraction)].time
-        let validationCutoff = examples[Int(Double(examples.count) * (trainFraction - validationFraction))].time
+        let testCutoff = Self.cutoff(examples, share: trainFraction)
+        let validationCutoff = Self.cutoff(examples, share: trainFraction - validationFraction)
         self.testCutoff = testCutoff
         self.validationCutoff = validationCutoff
         train = examples.filter { $0.time < validationCutoff }
@@ -40,6 +43,13 @@ public struct TrainingSplit: Sendable {
         func keys(_ xs: [LabelledExample]) -> [Key] { xs.map { Key(user: $0.userID, time: $0.time, id: $0.assignmentID) } }
         runnersInTrainAndTest = try Self.checkLeakage(before: keys(train + validation), after: keys(test), cutoff: testCutoff)
         _ = try Self.checkLeakage(before: keys(train), after: keys(validation), cutoff: validationCutoff)
+    }
+
+    /// The instant of the example at `share` (0...1) of `examples` by count (the last one for
+    /// share 1): examples before it are the first `share`, give or take the examples of that
+    /// instant. `examples` sorted by time, not empty.
+    public static func cutoff(_ examples: [LabelledExample], share: Double) -> EpochSeconds {
+        examples[min(Int(Double(examples.count) * share), examples.count - 1)].time
     }
 
     /// What the leakage check looks at: runner, offer time (epoch seconds) and assignment id.

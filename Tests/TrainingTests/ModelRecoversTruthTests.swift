@@ -32,5 +32,6 @@ struct ModelRecoversTruthTests {
         #expect(mae <= Self.maximumMeanAbsoluteError, "mean |p - p_true| \(mae)")
         // Held-out examples are strictly later than every training example (time split).
         #expect(examples.filter { $0.time < result.cutoff }.count == result.trainRows)
+        #expect(result.artifact.training.rows == result.trainRows && result.split.test.count == test.rows)
     }
 }
