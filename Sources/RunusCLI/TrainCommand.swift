@@ -86,9 +86,10 @@ enum TrainCommand: Command {
     }
 
     static func summary(_ out: String, _ version: String, _ t: TrainingPipeline.Evaluation, calibration: String?) -> String {
-        var line = "wrote \(out)/model.json (\(version)): test AUC \(rounded(t.auc)), "
-            + "log loss \(rounded(t.logLoss)), Brier \(rounded(t.brier)), ECE \(rounded(t.ece)) on \(t.rows) held-out examples"
-        if let mae = t.maeTrue { line += ", mean |p - p_true| \(rounded(mae))" }
+        let f = { (x: Double) in TrainingPipeline.rounded(x) }
+        var line = "wrote \(out)/model.json (\(version)): test AUC \(f(t.auc)), "
+            + "log loss \(f(t.logLoss)), Brier \(f(t.brier)), ECE \(f(t.ece)) on \(t.rows) held-out examples"
+        if let mae = t.maeTrue { line += ", mean |p - p_true| \(f(mae))" }
         if let calibration { line += "; calibration \(calibration)" }
         return line + "\n"
     }
@@ -111,6 +112,4 @@ enum TrainCommand: Command {
         }
         return value
     }
-
-    static func rounded(_ x: Double) -> String { "\((x * 1000).rounded() / 1000)" }
 }

@@ -9,7 +9,7 @@ import Engine
 /// runs, decodes each run's track and checks the candidates, runs in parallel on every core.
 public enum HistoryLabelling {
     public struct Output: Sendable {
-        /// Every label, ordered by (time, id, runner).
+        /// Every label, in training order (`LabelledExample.inTrainingOrder`).
         public var labels: [HistoryLabels.Label]
         /// Ids of the labelled runs that had no track (labelled from their summary).
         public var summaryRuns: Set<String>
@@ -59,7 +59,7 @@ public enum HistoryLabelling {
             progress?.update(done: done, total: total)
         }
         progress?.finish()
-        labels.sort { ($0.example.time, $0.example.assignmentID, $0.example.userID) < ($1.example.time, $1.example.assignmentID, $1.example.userID) }
+        labels.sort { LabelledExample.inTrainingOrder($0.example, $1.example) }
         return Output(labels: labels, summaryRuns: summaryRuns, runners: users.count, sources: sources.sorted())
     }
 }

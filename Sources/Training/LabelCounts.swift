@@ -44,7 +44,7 @@ public struct LabelCounts: Sendable {
         var text = "labels: \(source.rawValue)\nkind\texamples\tcompleted\tbase_rate\tfrom_summary\truns\trunners\n"
         func line(_ name: String, _ group: [Row]) -> String {
             let completed = group.reduce(0) { $0 + ($1.label == 1 ? 1 : 0) }
-            let rate = group.isEmpty ? "-" : "\((Double(completed) / Double(group.count) * 1000).rounded() / 1000)"
+            let rate = group.isEmpty ? "-" : TrainingPipeline.rounded(Double(completed) / Double(group.count))
             let runs = Set(group.compactMap(\.runID)).count
             return "\(name)\t\(group.count)\t\(completed)\t\(rate)\t\(group.filter(\.summary).count)\t\(runs)\t\(Set(group.map(\.user)).count)\n"
         }

@@ -56,7 +56,7 @@ public struct PolicySimulation: Sendable {
     /// The table `runus simulate-policy` prints: tried, realised, mean predicted and mean true
     /// probability per modelled kind and overall, then the kinds offered per runner-month.
     public func markdown() -> String {
-        func f(_ x: Double) -> String { "\((x * 1000).rounded() / 1000)" }
+        func f(_ x: Double) -> String { TrainingPipeline.rounded(x) }
         var out = "| kind | tried | realised | mean predicted | mean true |\n|---|---|---|---|---|\n"
         var rows = MissionFeatures.kinds.compactMap { k in byKind[k].map { (k.rawValue, $0) } }
         rows.append(("all", overall))

@@ -2,7 +2,8 @@ import RunusCore
 import Features
 import Engine
 
-/// The labelled examples of one label source read from a store, ordered by (time, id, runner).
+/// The labelled examples of one label source read from a store, in training order
+/// (`LabelledExample.inTrainingOrder`).
 public struct TrainingData: Sendable {
     public let examples: [LabelledExample]
     /// Runners in the store, >= 0.
@@ -26,7 +27,7 @@ extension TrainingPipeline {
                                                     to: CivilDate(daysSinceEpoch: 1_000_000))
             all += try ExampleBuilder.examples(runs: runs, assignments: assignments, utcOffset: user.utcOffsetSeconds)
         }
-        all.sort { ($0.time, $0.assignmentID, $0.userID) < ($1.time, $1.assignmentID, $1.userID) }
+        all.sort(by: LabelledExample.inTrainingOrder)
         return TrainingData(examples: all, runners: users.count, sources: sources.sorted(), history: nil)
     }
 
@@ -44,8 +45,7 @@ extension TrainingPipeline {
         case .both:
             let logged = try examples(store: store)
             let history = try HistoryLabelling.labels(store: store, resolver: resolver, progress: progress)
-            var all = logged.examples + history.labels.map(\.example)
-            all.sort { ($0.time, $0.assignmentID, $0.userID) < ($1.time, $1.assignmentID, $1.userID) }
+            let all = (logged.examples + history.labels.map(\.example)).sorted(by: LabelledExample.inTrainingOrder)
             return TrainingData(examples: all, runners: logged.runners, sources: Array(Set(logged.sources + history.sources)).sorted(),
                                 history: history)
         }

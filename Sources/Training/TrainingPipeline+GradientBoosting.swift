@@ -224,27 +224,10 @@ extension TrainingPipeline {
         }
     }
 
-    static func completedByKind(_ examples: [LabelledExample]) -> [MissionKind: (tried: Int, completed: Int)] {
-        var byKind: [MissionKind: (tried: Int, completed: Int)] = [:]
-        for e in examples {
-            var entry = byKind[e.kind] ?? (0, 0)
-            entry.tried += 1
-            entry.completed += e.label == 1 ? 1 : 0
-            byKind[e.kind] = entry
-        }
-        return byKind
-    }
-
     /// σ(z) = 1 / (1 + e^−z) without overflow, as `GradientBoostingModel.probability` computes it.
     static func sigmoid(_ z: Double) -> Double {
         if z >= 0 { return 1 / (1 + exp(-z)) }
         let e = exp(z)
         return e / (1 + e)
-    }
-
-    public static func rounded(_ x: Double, _ digits: Int = 3) -> String {
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        return "\((x * scale).rounded() / scale)"
     }
 }

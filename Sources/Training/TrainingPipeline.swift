@@ -64,16 +64,9 @@ public enum TrainingPipeline {
             training: .init(fingerprint: fingerprint, rows: train.count, seed: options.seed, l2: options.l2,
                             iterations: report?.iterations ?? 0, converged: report?.converged ?? false),
             metrics: metrics)
-        var byKind: [MissionKind: (tried: Int, completed: Int)] = [:]
-        for e in examples {
-            var entry = byKind[e.kind] ?? (0, 0)
-            entry.tried += 1
-            entry.completed += e.label == 1 ? 1 : 0
-            byKind[e.kind] = entry
-        }
         return Result(artifact: artifact, split: split, test: evaluation, runners: runners,
-                      firstTime: examples.first!.time, lastTime: examples.last!.time, completedByKind: byKind,
-                      sources: sources)
+                      firstTime: examples.first!.time, lastTime: examples.last!.time,
+                      completedByKind: completedByKind(examples), sources: sources)
     }
 
     public static func evaluate(model: LogisticRegressionModel, on examples: [LabelledExample]) throws -> Evaluation {
@@ -97,6 +90,18 @@ public enum TrainingPipeline {
         return e
     }
 
+    /// Tried and completed examples per mission kind.
+    public static func completedByKind(_ examples: [LabelledExample]) -> [MissionKind: (tried: Int, completed: Int)] {
+        var byKind: [MissionKind: (tried: Int, completed: Int)] = [:]
+        for e in examples {
+            var entry = byKind[e.kind] ?? (0, 0)
+            entry.tried += 1
+            entry.completed += e.label == 1 ? 1 : 0
+            byKind[e.kind] = entry
+        }
+        return byKind
+    }
+
     /// FNV-1a 64 over every example's id, label and feature bits, as 16 hex digits.
     public static func fingerprint(_ examples: [LabelledExample]) -> String {
         var h: UInt64 = 0xCBF2_9CE4_8422_2325
@@ -111,5 +116,12 @@ public enum TrainingPipeline {
         }
         let hex = String(h, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// `x` rounded to `digits` decimals, as the cards and tables print it ("0.742").
+    public static func rounded(_ x: Double, _ digits: Int = 3) -> String {
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        return "\((x * scale).rounded() / scale)"
     }
 }

@@ -21,7 +21,8 @@ public struct TrainingSplit: Sendable {
     /// Everything before the test cutoff.
     public var beforeTest: [LabelledExample] { train + validation }
 
-    /// `examples` sorted by (time, assignment id, runner), as `TrainingPipeline.examples` returns them.
+    /// `examples` in training order (`LabelledExample.inTrainingOrder`), as
+    /// `TrainingPipeline.examples` returns them.
     public init(_ examples: [LabelledExample], trainFraction: Double, validationFraction: Double) throws {
         precondition((0.5...0.95).contains(trainFraction), "trainFraction \(trainFraction) outside 0.5...0.95")
         precondition((0.0...0.4).contains(validationFraction) && validationFraction < trainFraction,
@@ -47,7 +48,7 @@ public struct TrainingSplit: Sendable {
 
     /// The instant of the example at `share` (0...1) of `examples` by count (the last one for
     /// share 1): examples before it are the first `share`, give or take the examples of that
-    /// instant. `examples` sorted by time, not empty.
+    /// instant. `examples` in training order, not empty.
     public static func cutoff(_ examples: [LabelledExample], share: Double) -> EpochSeconds {
         examples[min(Int(Double(examples.count) * share), examples.count - 1)].time
     }

@@ -58,4 +58,14 @@ struct TrainingSplitTests {
             try TrainingPipeline.train(examples: Self.examples(10), runners: 2, sources: [], options: .init())
         }
     }
+
+    @Test("training order is time, then assignment id, then runner")
+    func trainingOrder() {
+        func example(_ id: String, _ user: String, _ time: Double) -> LabelledExample {
+            LabelledExample(id: id, user: user, time: time, kind: .distance, features: [], label: 1, pTrue: nil)
+        }
+        let shuffled = [example("b", "u1", 2), example("a", "u2", 2), example("a", "u1", 2), example("z", "u9", 1)]
+        let sorted = shuffled.sorted(by: LabelledExample.inTrainingOrder)
+        #expect(sorted.map { "\($0.assignmentID)/\($0.userID)" } == ["z/u9", "a/u1", "a/u2", "b/u1"])
+    }
 }
