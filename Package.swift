@@ -40,6 +40,11 @@ let package = Package(
         // Seeded generators of pathological requests and track-file mutations, the answer
         // checker and the minimizer of `make fuzz` (record 0540): pure, like the modules above.
         .target(name: "Fuzzing", dependencies: ["RunusCore", "Tracking", "TrackFormats", "Missions"]),
+        // Labelled data, time splits, the LR and GBDT pipelines, baselines, comparison, model cards,
+        // policy simulation and report data: pure given the store protocols (no Storage).
+        .target(name: "Training", dependencies: [
+            "RunusCore", "Tracking", "TrackFormats", "Missions", "Features", "Learning", "Engine", "Simulation", "Reports",
+        ]),
 
         // I/O modules.
         .target(name: "Storage", dependencies: ["RunusCore", "CSQLite"]),
@@ -51,7 +56,7 @@ let package = Package(
         .target(name: "RunusCLI", dependencies: [
             "ActivityLab",   // segmentation-model and segmentation-report
             "RunusCore", "Tracking", "TrackFormats", "Missions", "Learning", "Features",
-            "Engine", "Simulation", "Storage", "Server", "Reports", "Service",
+            "Engine", "Simulation", "Storage", "Server", "Reports", "Service", "Training",
         ]),
         .executableTarget(name: "runus", dependencies: ["RunusCLI"]),
         // `make bench` only: batch metrics and the live tracker as the daemon runs it, on track files.
@@ -73,7 +78,8 @@ let package = Package(
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], exclude: ["Fixtures"]),
         .testTarget(name: "ServerTests", dependencies: ["Server"]),
-        .testTarget(name: "RunusCLITests", dependencies: ["RunusCLI", "Service"]),
+        .testTarget(name: "RunusCLITests", dependencies: ["RunusCLI", "Service", "Training"]),
+        .testTarget(name: "TrainingTests", dependencies: ["Training", "Storage", "Simulation"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports"], exclude: ["Golden"]),
         .testTarget(name: "FuzzingTests", dependencies: ["Fuzzing", "TrackFormats"]),
     ]

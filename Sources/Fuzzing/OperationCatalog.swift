@@ -7,7 +7,8 @@ import Missions
 public enum OperationCatalog {
     /// Every operation the daemon registers, `auth` included (the server's own).
     public static let operations: [String] = [
-        "auth", "health", "stats", "model.info", "model.reload", "users.upsert", "runs.ingest", "runs.get", "history",
+        "auth", "health", "stats", "model.info", "model.reload", "users.upsert", "users.get", "users.export", "users.delete",
+        "runs.ingest", "runs.get", "history", "badges.catalog",
         "progress", "goals.recommend", "missions.today", "missions.score", "missions.evaluate", "missions.progress",
         "race.create", "race.list", "race.join", "race.leave", "race.watch", "race.position", "race.results",
     ]
@@ -15,22 +16,23 @@ public enum OperationCatalog {
     /// Operations that write (replayed for a reproducer: they make the state a later request
     /// meets).
     public static let stateful: Set<String> = [
-        "users.upsert", "runs.ingest", "missions.today", "model.reload", "race.create", "race.join", "race.leave",
+        "users.upsert", "users.delete", "runs.ingest", "missions.today", "model.reload", "race.create", "race.join", "race.leave",
         "race.watch", "race.position",
     ]
 
     /// Parameters of each operation, in docs/protocol.md order.
     public static let parameters: [String: [String]] = [
         "auth": ["token"], "health": [], "stats": [], "model.info": [], "model.reload": [],
-        "users.upsert": ["user", "time_zone", "birth_year", "sex", "height_cm", "weight_kg"],
+        "users.upsert": ["user", "time_zone", "birth_year", "sex", "height_cm", "weight_kg", "display_name"],
+        "users.get": ["user"], "users.export": ["user", "tracks"], "users.delete": ["user"], "badges.catalog": ["user"],
         "runs.ingest": ["user", "run_id", "points"], "runs.get": ["user", "run_id"],
         "history": ["user", "from", "to", "bucket"], "progress": ["user"], "goals.recommend": ["user"],
         "missions.today": ["user", "date", "k", "refresh", "stretch"], "missions.score": ["user", "specs", "date"],
         "missions.evaluate": ["spec", "points", "utc_offset_s"], "missions.progress": ["user", "date", "points"],
-        "race.create": ["name", "distance_m", "start_time", "capacity", "public"],
-        "race.list": ["min_distance_m", "max_distance_m", "from", "to"], "race.join": ["race_id", "user"],
-        "race.leave": ["race_id", "participant_token"], "race.watch": ["race_id"],
-        "race.position": ["race_id", "participant_token", "points"], "race.results": ["race_id"],
+        "race.create": ["user", "name", "distance_m", "start_time", "capacity", "public"],
+        "race.list": ["min_distance_m", "max_distance_m", "from", "to"], "race.join": ["race_id", "user", "invite"],
+        "race.leave": ["race_id", "participant_token"], "race.watch": ["race_id", "invite"],
+        "race.position": ["race_id", "participant_token", "points"], "race.results": ["race_id", "invite"],
     ]
 
     /// What a request can be built from.
@@ -42,10 +44,13 @@ public enum OperationCatalog {
         public var race: String
         public var token: String
         public var points: RawJSON
+        /// The race's `invite` when it is private and its create answer said it.
+        public var invite: String?
 
-        public init(user: String, runID: String, day: CivilDate, now: Double, race: String, token: String, points: RawJSON) {
+        public init(user: String, runID: String, day: CivilDate, now: Double, race: String, token: String, points: RawJSON,
+                    invite: String? = nil) {
             self.user = user; self.runID = runID; self.day = day; self.now = now
-            self.race = race; self.token = token; self.points = points
+            self.race = race; self.token = token; self.points = points; self.invite = invite
         }
     }
 
@@ -58,6 +63,9 @@ public enum OperationCatalog {
             return [("user", .string(c.user)), ("time_zone", .string(PathologicalValues.pick(timeZones, &g))),
                     ("birth_year", .number(Double(g.int(in: 1900...2100)))), ("sex", .string(PathologicalValues.pick(["f", "m", "x"], &g))),
                     ("height_cm", .number(Double(g.int(in: 50...260)))), ("weight_kg", .number(Double(g.int(in: 20...350))))]
+        case "users.get", "users.delete": return [("user", .string(c.user))]
+        case "users.export": return [("user", .string(c.user)), ("tracks", .raw(g.bernoulli(0.5) ? "true" : "false"))]
+        case "badges.catalog": return g.bernoulli(0.7) ? [("user", .string(c.user))] : []
         case "runs.ingest": return [("user", .string(c.user)), ("run_id", .string(c.runID)), ("points", c.points)]
         case "runs.get": return [("user", .string(c.user)), ("run_id", .string(c.runID))]
         case "history":
@@ -76,18 +84,20 @@ public enum OperationCatalog {
                     ("utc_offset_s", .number(Double(g.int(in: -50_400...50_400))))]
         case "missions.progress": return [("user", .string(c.user)), ("date", day(0)), ("points", c.points)]
         case "race.create":
-            return [("name", .string("fuzz race")), ("distance_m", .number(Double(g.int(in: 400...10_000)))),
+            return [("user", .string(c.user)), ("name", .string("fuzz race")), ("distance_m", .number(Double(g.int(in: 400...10_000)))),
                     ("start_time", .number((c.now + Double(g.int(in: 30...90))).rounded())),
                     ("capacity", .number(Double(g.int(in: 2...50)))), ("public", .raw(g.bernoulli(0.8) ? "true" : "false"))]
         case "race.list":
             return [("min_distance_m", .number(0)), ("max_distance_m", .number(100_000)), ("from", .number(0)), ("to", .number(1e11))]
-        case "race.join": return [("race_id", .string(c.race)), ("user", .string(c.user))]
+        case "race.join": return [("race_id", .string(c.race)), ("user", .string(c.user))] + invite(c)
         case "race.leave": return [("race_id", .string(c.race)), ("participant_token", .string(c.token))]
-        case "race.watch", "race.results": return [("race_id", .string(c.race))]
+        case "race.watch", "race.results": return [("race_id", .string(c.race))] + invite(c)
         case "race.position": return [("race_id", .string(c.race)), ("participant_token", .string(c.token)), ("points", c.points)]
         default: return []
         }
     }
+
+    static func invite(_ c: Context) -> [(String, RawJSON)] { c.invite.map { [("invite", .string($0))] } ?? [] }
 
     /// Time zones with odd offsets (+14, −12, half and quarter hours, 30-minute daylight time).
     public static let timeZones = ["UTC", "Pacific/Kiritimati", "Etc/GMT+12", "America/St_Johns", "Asia/Kathmandu",

@@ -21,13 +21,15 @@ extension RequestGenerator {
                 ]
                 p = RawJSON.object(p).setting(name, PathologicalValues.pick(values, &g)).members
             }
+            noteCreate(p)
             enqueue(line("race.create", p, family: "race:race.create"))
         case 2:
             guard let race = races.last else { return race(now: now, create: true) }
             let runner = PathologicalValues.pick(runners, &g)
-            enqueue(line("race.join", [("race_id", .string(race)), ("user", .string(runner.id))], family: "race:race.join",
+            let invite: [(String, RawJSON)] = invites[race].map { [("invite", .string($0))] } ?? []
+            enqueue(line("race.join", [("race_id", .string(race)), ("user", .string(runner.id))] + invite, family: "race:race.join",
                               user: runner.id))
-            enqueue(line("race.watch", [("race_id", .string(race))], family: "race:race.watch"))
+            enqueue(line("race.watch", [("race_id", .string(race))] + invite, family: "race:race.watch"))
         case 3, 4:
             guard let (race, token) = tokens.last else { return race(now: now, create: true) }
             let start = raceStarts[race] ?? now
@@ -40,7 +42,9 @@ extension RequestGenerator {
         default:
             let race = races.last ?? "race-1"
             switch g.int(in: 0...2) {
-            case 0: enqueue(line("race.results", [("race_id", .string(race))], family: "race:race.results"))
+            case 0:
+                let invite: [(String, RawJSON)] = invites[race].map { [("invite", .string($0))] } ?? []
+                enqueue(line("race.results", [("race_id", .string(race))] + invite, family: "race:race.results"))
             case 1:
                 let token = tokens.last(where: { $0.race == race })?.token ?? "0-0"
                 enqueue(line("race.leave", [("race_id", .string(race)), ("participant_token", .string(token))], family: "race:race.leave"))
@@ -56,7 +60,21 @@ extension RequestGenerator {
 
     /// A race.create when there is no room yet to join or run in.
     mutating func race(now: Double, create: Bool) {
-        enqueue(line("race.create", OperationCatalog.parameters(for: "race.create", context(now: now, for: "race.create"), &g),
-                          family: "race:race.create", expectation: .ok))
+        let p = OperationCatalog.parameters(for: "race.create", context(now: now, for: "race.create"), &g)
+        let below = noteCreate(p) < Self.openRacesPerRunner && racesCreated.values.reduce(0, +) < Self.racesPerConnection
+        enqueue(line("race.create", p, family: "race:race.create", expectation: below ? .ok : .valid))
+    }
+
+    /// Unfinished races a runner may hold (record 0525).
+    static let openRacesPerRunner = 10
+    /// A share of the daemon's 10,000 that eight connections stay under.
+    static let racesPerConnection = 1_000
+
+    /// Counts a create by its `user`; the creates sent before this one.
+    @discardableResult
+    mutating func noteCreate(_ p: [(String, RawJSON)]) -> Int {
+        guard case .string(let user)? = p.first(where: { $0.0 == "user" })?.1 else { return Int.max }
+        defer { racesCreated[user, default: 0] += 1 }
+        return racesCreated[user, default: 0]
     }
 }

@@ -14,7 +14,8 @@ extension RequestGenerator {
         switch roll {
         case ..<0.22: degenerateRun(now: now)
         case ..<0.32: readBack(now: now)
-        case ..<0.33: collision(now: now)
+        case ..<0.325: collision(now: now)
+        case ..<0.33: deletion(now: now)
         case ..<0.35: race(now: now)
         case ..<0.55: pathologicalParameter(now: now)
         case ..<0.85: malformed(now: now)
@@ -59,7 +60,7 @@ extension RequestGenerator {
         let day = CivilDate(instant: start, utcOffset: 0)
         if g.bernoulli(0.4) {
             enqueue(line("missions.today", [("user", .string(user)), ("date", .string(day.description))],
-                         family: "prepare:missions.today", expectation: .ok, user: user))
+                         family: "prepare:missions.today", expectation: Self.todayExpectation(day, now: now), user: user))
         }
         let runID = "r\(nextID)" + PathologicalValues.pick(["", "", ":1", "-1", "é", ":"], &g)
         let ingest = line("runs.ingest", [("user", .string(user)), ("run_id", .string(runID)), ("points", track.json)],
@@ -111,7 +112,8 @@ extension RequestGenerator {
             if g.bernoulli(0.3) { p.append(("k", .number(Double(g.int(in: 1...10))))) }
             if g.bernoulli(0.3) { p.append(("stretch", .raw("true"))) }
             if g.bernoulli(0.1) { p.append(("refresh", .raw("true"))) }
-            enqueue(line(op, p, family: family, expectation: .ok, user: user, barrier: barrier))
+            let expectation = date.isEmpty ? AnswerExpectation.ok : Self.todayExpectation(shifted, now: now)
+            enqueue(line(op, p, family: family, expectation: expectation, user: user, barrier: barrier))
         case "missions.score":
             enqueue(line(op, [u, ("specs", .array(SpecFuzzer.examples))] + date, family: family, expectation: .ok, user: user, barrier: barrier))
         case "history":
@@ -121,9 +123,14 @@ extension RequestGenerator {
                               ("bucket", .string(PathologicalValues.pick(["day", "week", "month"], &g)))],
                          family: family, expectation: .ok, user: user, barrier: barrier))
         case "runs.get":
-            let id = g.bernoulli(0.8) ? runID : "\(user):\(runID)"
-            enqueue(line(op, [u, ("run_id", .string(id))], family: family,
-                         expectation: stored.map { .runStartingAt($0) } ?? .valid, user: user, barrier: barrier || stored != nil))
+            if g.bernoulli(0.8) {
+                enqueue(line(op, [u, ("run_id", .string(runID))], family: family,
+                             expectation: stored.map { .runStartingAt($0) } ?? .valid, user: user, barrier: barrier || stored != nil))
+            } else {
+                // The id the old `user:run` key would have matched: another run, so not found.
+                enqueue(line(op, [u, ("run_id", .string("\(user):\(runID)"))], family: "follow:runs.get-joined",
+                             expectation: stored == nil ? .valid : .error("not_found"), user: user, barrier: barrier || stored != nil))
+            }
         case "missions.progress":
             enqueue(line(op, [u] + date, family: family, expectation: .ok, user: user, barrier: barrier))
         case "missions.progress+points":
@@ -160,6 +167,33 @@ extension RequestGenerator {
             enqueue(line("runs.get", [("user", .string(who.user)), ("run_id", .string(who.run))],
                          family: "collision:runs.get", expectation: .runStartingAt(start), user: who.user, barrier: true))
         }
+    }
+
+    /// `missions.today` answers yesterday to tomorrow in the runner's zone (record 0524): the
+    /// runner's today is the UTC day or one either side, so only the UTC day is always inside.
+    static func todayExpectation(_ day: CivilDate, now: Double) -> AnswerExpectation {
+        day == CivilDate(instant: now, utcOffset: 0) ? .ok : .valid
+    }
+
+    /// A runner who asks for their data and then to be forgotten (users.export, users.delete):
+    /// afterwards the runner and its run are gone. Never one of `runners`, whose reads must work.
+    mutating func deletion(now: Double) {
+        runnerCount += 1
+        let user = "\(namespace)-gone\(runnerCount)" + PathologicalValues.pick(["", ":x", "é", "\u{0}z"], &g)
+        let u: (String, RawJSON) = ("user", .string(user))
+        var upsert = upsert(user, now: now)
+        upsert.barrier = true
+        enqueue(upsert)
+        let start = now - g.uniform(600, 4 * 3600).rounded()
+        let track = DegenerateTracks.make("clean-5k", start: start.rounded(), lat: 59.33, lon: 18.06, scale: configuration.scale, &g)
+        enqueue(line("runs.ingest", [u, ("run_id", .string("r1")), ("points", track.json)], family: "delete:runs.ingest",
+                     expectation: .runStartingAt(start.rounded()), user: user, barrier: true))
+        enqueue(line("users.export", [u, ("tracks", .raw(g.bernoulli(0.5) ? "true" : "false"))], family: "delete:users.export",
+                     expectation: .ok, user: user, barrier: true))
+        enqueue(line("users.delete", [u], family: "delete:users.delete", expectation: .ok, user: user, barrier: true))
+        enqueue(line("users.get", [u], family: "delete:users.get", expectation: .error("not_found"), user: user, barrier: true))
+        enqueue(line("runs.get", [u, ("run_id", .string("r1"))], family: "delete:runs.get", expectation: .error("not_found"),
+                     user: user, barrier: true))
     }
 
     /// Every operation with one parameter replaced (or dropped, duplicated, or joined by an

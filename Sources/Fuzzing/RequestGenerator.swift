@@ -52,6 +52,11 @@ public struct RequestGenerator: Sendable {
     var races: [String] = []
     var raceStarts: [String: Double] = [:]
     var tokens: [(race: String, token: String)] = []
+    /// Private races' invites, from their create answers.
+    var invites: [String: String] = [:]
+    /// `race.create` lines sent per creator (answered or not): a runner may hold 10 unfinished
+    /// races, the daemon 10,000 (record 0525), so a create is expected to succeed only below.
+    var racesCreated: [String: Int] = [:]
     /// Lines not generated again (`mute`).
     public private(set) var muted: [MuteRule] = []
     public private(set) var mutedFamilies: Set<String> = []
@@ -97,6 +102,7 @@ public struct RequestGenerator: Sendable {
             races.append(id)
             if races.count > 16 { races.removeFirst() }
             raceStarts[id] = result["start_time"]?.doubleValue
+            if let invite = result["invite"]?.stringValue { invites[id] = invite }
         }
         if line.family.hasPrefix("race:race.join"), let race = result["race_id"]?.stringValue,
            let token = result["participant_token"]?.stringValue {
@@ -163,7 +169,9 @@ public struct RequestGenerator: Sendable {
     /// A context for the catalog's requests: a runner of this connection, one of its runs, a
     /// known race and token, a small track.
     mutating func context(now: Double, for op: String) -> OperationCatalog.Context {
-        let runner = PathologicalValues.pick(runners, &g)
+        var runner = PathologicalValues.pick(runners, &g)
+        // Deleting is for runners of the deletion scenario only: the others' reads must work.
+        if op == "users.delete" { runner = Runner(id: "\(namespace)-nobody") }
         let run = runner.runs.isEmpty ? ("r0", now - 3600, nil) : PathologicalValues.pick(runner.runs, &g)
         let race = races.isEmpty ? "race-1" : PathologicalValues.pick(races, &g)
         let token = tokens.first(where: { $0.race == race })?.token ?? "0-0"
@@ -173,7 +181,7 @@ public struct RequestGenerator: Sendable {
             points = DegenerateTracks.make(name, start: (now - 3600).rounded(), lat: 37.5, lon: 127, scale: configuration.scale, &g).json
         }
         return OperationCatalog.Context(user: runner.id, runID: run.0, day: CivilDate(instant: run.1, utcOffset: 0),
-                                        now: now, race: race, token: token, points: points)
+                                        now: now, race: race, token: token, points: points, invite: invites[race])
     }
 }
 

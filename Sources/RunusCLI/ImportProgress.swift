@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Training
 
 /// Import progress on stderr: a bar redrawn in place when stderr is a terminal, else one line
 /// per tenth of the work (logs and pipes get a few readable lines, not carriage returns).
@@ -32,3 +33,5 @@ final class ImportProgress {
 
     func finish() { bar?.finish() }
 }
+
+extension ImportProgress: ProgressReporter {}

@@ -3,6 +3,7 @@ import RunusCore
 import Service
 import Storage
 import Learning
+import Training
 
 /// `runus models list|show|promote|rollback|compare`: the model registry (`ModelsRegistry`) and
 /// the comparison table of models and baselines on one time split.
@@ -52,9 +53,13 @@ enum ModelsCommand: Command {
             BLASThreads.useOne()
             let store = try SQLiteStore(path: db)
             output.err("reading labelled examples from \(db)…\n")
-            let comparison = try ModelComparison.run(store: store, modelDirectories: rest, trainFraction: trainFraction,
-                                                     labels: try LabelsCommand.labelSource(arguments))
-            output.out(comparison.markdown())
+            let slice = try ModelComparison.TestSlice(store: store, trainFraction: trainFraction,
+                                                      labels: try LabelsCommand.labelSource(arguments), resolver: SystemTimeZones())
+            let models = try rest.map { directory in
+                let loaded = try ModelFiles.load(from: directory)
+                return ModelComparison.Candidate(name: "\(loaded.artifact.kindName) \(loaded.artifact.modelVersion)", scorer: loaded.scorer)
+            }
+            output.out(try ModelComparison(slice, models: models).markdown())
         default:
             throw UsageError("models: unknown action '\(action)', expected list, show, promote, rollback or compare")
         }

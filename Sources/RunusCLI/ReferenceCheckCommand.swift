@@ -2,6 +2,7 @@ import Foundation
 import RunusCore
 import Tracking
 import TrackFormats
+import Training
 
 /// `runus reference-check`: the reference-suite table (every row of reference/expected.csv with
 /// our value, the expected value and pass/fail) and, with `--runners`, the watch-total

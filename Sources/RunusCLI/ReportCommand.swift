@@ -1,9 +1,11 @@
 import Foundation
 import RunusCore
+import Service
 import Features
 import Learning
 import Reports
 import Storage
+import Training
 
 /// `runus report`: the offline evaluation report of one model, or of two side by side.
 enum ReportCommand: Command {
@@ -58,7 +60,7 @@ enum ReportCommand: Command {
         let dbPath = try arguments.require("db")
         let store = try SQLiteStore(path: dbPath)
         let input = try ReportData.load(store: store, from: from, to: to, labels: try LabelsCommand.labelSource(arguments),
-                                        models: models.map(\.model))
+                                        resolver: SystemTimeZones(), models: models.map(\.model))
         let report = try ReportBuilder.build(
             examples: input.examples, recommended: input.recommended, models: models.map(\.model), features: input.features,
             data: .init(examples: input.examples.count, completed: input.examples.filter { $0.label == 1 }.count,
@@ -96,5 +98,13 @@ enum ReportCommand: Command {
         guard let text = arguments.string(name) else { return nil }
         guard let day = CivilDate(iso: text) else { throw UsageError("--\(name): '\(text)' is not a date YYYY-MM-DD") }
         return day
+    }
+}
+
+extension ReportModel {
+    /// A model directory read for `runus report` through the shared loader (`ModelFiles.load`).
+    static func load(directory: String) throws -> ReportModel {
+        try ReportModel(artifact: ModelFiles.load(from: directory).artifact, directory: directory,
+                        path: directory + "/" + ModelFiles.artifactName)
     }
 }

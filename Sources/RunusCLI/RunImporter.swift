@@ -1,5 +1,6 @@
 import RunusCore
 import Storage
+import Training
 
 /// What an import did, for the summary.
 struct ImportReport: Equatable {

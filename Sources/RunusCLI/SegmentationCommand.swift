@@ -2,6 +2,7 @@ import Foundation
 import RunusCore
 import ActivityLab
 import Tracking
+import Training
 
 /// `runus segmentation-report`: scores the activity classifier on the labelled real data
 /// (GeoLife transport modes and the runners' walks, runs and rides), held out by person

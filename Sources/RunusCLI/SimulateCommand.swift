@@ -5,6 +5,7 @@ import Storage
 #if canImport(Glibc)
 import Glibc
 #endif
+import Training
 
 /// `runus simulate`: writes a database of simulated runners with known ground truth.
 enum SimulateCommand: Command {

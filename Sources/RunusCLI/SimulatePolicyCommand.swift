@@ -1,8 +1,5 @@
-import RunusCore
-import Engine
-import Features
-import Missions
 import Simulation
+import Training
 
 /// `runus simulate-policy`: replays today's-missions policy on simulated runners (known truth).
 enum SimulatePolicyCommand: Command {
@@ -28,29 +25,7 @@ enum SimulatePolicyCommand: Command {
         guard let seed = UInt64(try arguments.require("seed")) else { throw UsageError("--seed: not an unsigned integer") }
         let configuration = SimulationConfiguration(runners: try arguments.int("runners", in: 1...10_000)!,
                                                     days: try arguments.int("days", in: 1...3650)!, seed: seed)
-        let report = simulate(configuration, scorer: scorer)
-        output.out(table(report))
+        output.out(PolicySimulation.run(configuration, scorer: scorer).markdown())
         return .success
-    }
-
-    static func simulate(_ configuration: SimulationConfiguration, scorer: any MissionScorer) -> PolicySimulation {
-        let policy = EngineOfferPolicy(scorer: scorer, policy: TodayPolicy())
-        let runners = ParallelMap.map(count: configuration.runners) {
-            RunnerSimulator.simulate(runner: $0, configuration: configuration, policy: policy)
-        }
-        return PolicySimulation(runners: runners)
-    }
-
-    static func table(_ r: PolicySimulation) -> String {
-        func f(_ x: Double) -> String { "\((x * 1000).rounded() / 1000)" }
-        var out = "| kind | tried | realised | mean predicted | mean true |\n|---|---|---|---|---|\n"
-        var rows = MissionFeatures.kinds.compactMap { k in r.byKind[k].map { (k.rawValue, $0) } }
-        rows.append(("all", r.overall))
-        for (name, row) in rows where row.tried > 0 {
-            out += "| \(name) | \(row.tried) | \(f(row.rate)) | \(f(row.predicted / Double(row.tried))) | \(f(row.truth / Double(row.tried))) |\n"
-        }
-        let kinds = r.kindsPerRunnerMonth.sorted()
-        if !kinds.isEmpty { out += "\nkinds offered per runner in the first 28 days: median \(kinds[kinds.count / 2]), min \(kinds.first!), max \(kinds.last!)\n" }
-        return out
     }
 }

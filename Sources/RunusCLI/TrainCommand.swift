@@ -1,7 +1,9 @@
 import Foundation
 import RunusCore
+import Service
 import Storage
 import Learning
+import Training
 
 /// `runus train`: fits the mission model on a database and writes an artifact directory.
 enum TrainCommand: Command {
@@ -46,9 +48,9 @@ enum TrainCommand: Command {
         let store = try SQLiteStore(path: dbPath)
         output.err("reading labelled examples from \(dbPath)…\n")
         let progress = ImportProgress(label: "history labels", output: output, interactive: ImportProgress.isTerminal(output))
-        let (examples, runners, sources) = try TrainingPipeline.examples(store: store, labels: try LabelsCommand.labelSource(arguments),
-                                                                         progress: progress)
-        output.err("training on \(examples.count) labelled examples from \(runners) runners (\(kind); BLAS kernel \(BLASThreads.kernel), 1 thread)\n")
+        let data = try TrainingPipeline.examples(store: store, labels: try LabelsCommand.labelSource(arguments),
+                                                 resolver: SystemTimeZones(), progress: progress)
+        output.err("training on \(data.examples.count) labelled examples from \(data.runners) runners (\(kind); BLAS kernel \(BLASThreads.kernel), 1 thread)\n")
         if kind == "gbdt" {
             var options = TrainingPipeline.BoostingOptions()
             options.trainFraction = trainFraction
@@ -56,17 +58,17 @@ enum TrainCommand: Command {
             guard options.validationFraction < trainFraction - 0.1 else {
                 throw UsageError("--validation-fraction: \(options.validationFraction) leaves too little to train on before --train-fraction \(trainFraction)")
             }
-            options.calibration = try arguments.require("calibration")
+            options.calibration = try choice(arguments, "calibration", TrainingPipeline.CalibrationChoice.self)
             options.seed = seed
             options.gridLeaves = try intList(arguments, "num-leaves", 2...1024)
             options.gridMinData = try intList(arguments, "min-data-in-leaf", 1...1_000_000)
             options.learningRate = try arguments.double("learning-rate", in: 0.001...1)!
-            options.initModel = try arguments.require("init")
+            options.initModel = try choice(arguments, "init", TrainingPipeline.InitialScore.self)
             options.l2 = try arguments.double("l2", in: 1e-9...1e9)!
             let refit = try arguments.require("refit")
             guard refit == "yes" || refit == "no" else { throw UsageError("--refit: '\(refit)' is not yes or no") }
             options.refit = refit == "yes"
-            let result = try TrainingPipeline.trainBoosting(examples: examples, runners: runners, sources: sources,
+            let result = try TrainingPipeline.trainBoosting(examples: data.examples, runners: data.runners, sources: data.sources,
                                                             options: options, progress: { output.err($0) })
             try ModelFiles.write(bytes: result.artifact.encode(), card: ModelCard.markdown(result, options: options), to: out)
             output.err("leakage check passed: no test example predates its runner's training rows (\(result.split.runnersInTrainAndTest) runners on both sides)\n")
@@ -77,18 +79,18 @@ enum TrainCommand: Command {
         options.l2 = try arguments.double("l2", in: 1e-9...1e9)!
         options.trainFraction = trainFraction
         options.seed = seed
-        let result = try TrainingPipeline.train(examples: examples, runners: runners, sources: sources, options: options)
+        let result = try TrainingPipeline.train(examples: data.examples, runners: data.runners, sources: data.sources, options: options)
         try ModelFiles.write(artifact: result.artifact, card: ModelCard.markdown(result, options: options), to: out)
-        let split = try TrainingSplit(examples, trainFraction: trainFraction, validationFraction: 0)
-        output.err("leakage check passed: no test example predates its runner's training rows (\(split.runnersInTrainAndTest) runners on both sides)\n")
+        output.err("leakage check passed: no test example predates its runner's training rows (\(result.split.runnersInTrainAndTest) runners on both sides)\n")
         output.out(summary(out, result.artifact.modelVersion, result.test, calibration: nil))
         return .success
     }
 
     static func summary(_ out: String, _ version: String, _ t: TrainingPipeline.Evaluation, calibration: String?) -> String {
-        var line = "wrote \(out)/model.json (\(version)): test AUC \(rounded(t.auc)), "
-            + "log loss \(rounded(t.logLoss)), Brier \(rounded(t.brier)), ECE \(rounded(t.ece)) on \(t.rows) held-out examples"
-        if let mae = t.maeTrue { line += ", mean |p - p_true| \(rounded(mae))" }
+        let f = { (x: Double) in TrainingPipeline.rounded(x) }
+        var line = "wrote \(out)/model.json (\(version)): test AUC \(f(t.auc)), "
+            + "log loss \(f(t.logLoss)), Brier \(f(t.brier)), ECE \(f(t.ece)) on \(t.rows) held-out examples"
+        if let mae = t.maeTrue { line += ", mean |p - p_true| \(f(mae))" }
         if let calibration { line += "; calibration \(calibration)" }
         return line + "\n"
     }
@@ -102,5 +104,13 @@ enum TrainCommand: Command {
         return values.map { $0! }
     }
 
-    static func rounded(_ x: Double) -> String { "\((x * 1000).rounded() / 1000)" }
+    /// `--name`, one of `T`'s raw values.
+    static func choice<T: RawRepresentable & CaseIterable>(_ arguments: ParsedArguments, _ name: String, _: T.Type) throws -> T
+        where T.RawValue == String {
+        let text = try arguments.require(name)
+        guard let value = T(rawValue: text) else {
+            throw UsageError("--\(name): '\(text)' is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return value
+    }
 }

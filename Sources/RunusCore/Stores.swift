@@ -38,6 +38,16 @@ public protocol MissionStore: Sendable {
     func decidedAssignments() throws -> [MissionAssignment]
 }
 
+/// Whole histories, for offline training and evaluation (`Training`); the daemon reads runs by
+/// range instead.
+public protocol RunHistoryStore: Sendable {
+    /// All of a runner's runs, ordered by start time then id, without tracks.
+    func allRuns(user: UserID) throws -> [RunRecord]
+}
+
+/// Everything training and evaluation read from storage (they write nothing).
+public typealias TrainingStore = UserStore & RunStore & MissionStore & RunHistoryStore
+
 public protocol RewardStore: Sendable {
     func insertReward(_ reward: RewardEntry) throws
     /// A runner's ledger ordered by time then id. Inserting a second award for the same

@@ -90,3 +90,5 @@ extension SQLiteStore: RunStore {
                   unrewardedReason: s.optionalString(at: 10))
     }
 }
+
+extension SQLiteStore: RunHistoryStore {}

@@ -7,6 +7,7 @@ import Engine
 import Server
 import Storage
 @testable import Service
+import Training
 @testable import RunusCLI
 
 /// One small simulated database shared by the suite (simulating is the slow part in debug builds).
@@ -87,14 +88,6 @@ struct ModelsRegistryTests {
         #expect(bad.stderr.contains("known: lr, gbdt"))
     }
 
-    @Test("the leakage check names a runner whose test example predates its training rows")
-    func leakageCheck() throws {
-        func example(_ user: String, _ t: Double) -> TrainingSplit.Key { .init(user: user, time: t, id: "\(user)-\(t)") }
-        #expect(try TrainingSplit.checkLeakage(before: [example("a", 1), example("b", 2)], after: [example("a", 5), example("c", 6)], cutoff: 5) == 1)
-        #expect(throws: CLIError.self) { try TrainingSplit.checkLeakage(before: [example("a", 1)], after: [example("a", 3)], cutoff: 5) }
-        #expect(throws: CLIError.self) { try TrainingSplit.checkLeakage(before: [example("a", 7)], after: [example("a", 8)], cutoff: 5) }
-    }
-
     @Test("promote pushes, rollback restores the promotion before, an empty stack serves default; a foreign schema is refused")
     func registry() throws {
         let dir = TemporaryDirectory()
@@ -140,19 +133,6 @@ struct ModelsRegistryTests {
         #expect(lines.contains { $0.hasPrefix("| pace | baseline: Riegel rule") })
         // The per-kind rate ranks nothing within a kind.
         #expect(lines.contains { $0.hasPrefix("| distance | baseline: per-kind rate") && $0.contains("| 0.5 |") })
-    }
-
-    @Test("the Riegel margin compares the allowed time with T1·(D2/D1)^1.06 from the best recent run")
-    func riegelMargin() {
-        let t0 = 1_800_000_000.0
-        let runs = [RunRecord(id: "a", userID: "u", startTime: t0 - 86_400, distance: 5000, elapsed: 1600, moving: 1500, elevationGain: 0, source: "t"),
-                    RunRecord(id: "b", userID: "u", startTime: t0 - 2 * 86_400, distance: 10_000, elapsed: 3300, moving: 3200, elevationGain: 0, source: "t"),
-                    RunRecord(id: "old", userID: "u", startTime: t0 - 200 * 86_400, distance: 10_000, elapsed: 2000, moving: 2000, elevationGain: 0, source: "t")]
-        let needed = min(1500 * pow(2, 1.06), 3200.0)   // the 5 km run predicts 10 km better; the old run is outside 90 days
-        let margin = Baselines.riegelMargin(.distanceInTime(distance: 10_000, maxDuration: 3000), history: runs, asOf: t0)
-        #expect(abs(margin - log(3000 / needed)) < 1e-12)
-        #expect(abs(Baselines.riegelMargin(.distance(minDistance: 12_000), history: runs, asOf: t0) - log(10_000.0 / 12_000)) < 1e-12)
-        #expect(Baselines.riegelMargin(.distance(minDistance: 12_000), history: [], asOf: t0) == 0)
     }
 
     @Test("simulate → import → train gbdt → promote → model.reload on a running daemon serves the new model, to imported runners too")

@@ -4,6 +4,7 @@ import RunusCore
 import Features
 import Learning
 import Storage
+import Training
 @testable import RunusCLI
 
 /// A gradient-boosted mission model trained with the Learning API on a database's examples, the

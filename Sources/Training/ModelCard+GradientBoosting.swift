@@ -7,7 +7,7 @@ import Missions
 /// the split and its leakage check, held-out quality, and where not to trust it. Deterministic
 /// text (no paths, no wall-clock time).
 extension ModelCard {
-    static func markdown(_ r: TrainingPipeline.BoostingResult, options: TrainingPipeline.BoostingOptions) -> String {
+    public static func markdown(_ r: TrainingPipeline.BoostingResult, options: TrainingPipeline.BoostingOptions) -> String {
         let a = r.artifact, t = r.test, s = r.split, c = r.chosen
         let f = { (x: Double) in TrainingPipeline.rounded(x) }
         func day(_ instant: EpochSeconds) -> String { CivilDate(instant: instant, utcOffset: 0).description }
@@ -25,7 +25,7 @@ extension ModelCard {
             let lr = r.initTest.map { " Test AUC of the logistic regression alone \(f($0.auc))" + ($0.maeTrue.map { ", mean abs(p̂ − p_true) \(f($0))" } ?? "") + "." } ?? ""
             lines.append("- **Initial score**: the trees boost from the margin of an L2 logistic regression (λ \(f(m.training.l2)), \(m.training.iterations) Newton steps) fitted on the training slice, \(options.refit ? "then with the chosen number of trees refitted on training + validation (\(m.training.rows) rows)" : "only"), and stored in the artifact; a row's raw score is that margin plus the trees' (docs/decisions/0617).\(lr)")
         }
-        lines.append("- **Calibration**: \(calibration), fitted on the validation slice (\(s.validation.count) rows) and stored in the artifact; chosen \(options.calibration == "auto" ? "by cross-fitted validation log loss" : "by --calibration \(options.calibration)") (docs/decisions/0611).")
+        lines.append("- **Calibration**: \(calibration), fitted on the validation slice (\(s.validation.count) rows) and stored in the artifact; chosen \(options.calibration == .auto ? "by cross-fitted validation log loss" : "by --calibration \(options.calibration.rawValue)") (docs/decisions/0611).")
         lines.append("- **Predicts**: the probability that a runner who tries a mission completes it (label definition: docs/decisions/0004-mission-labels.md).")
         lines.append("- **Features**: \(a.featureNames.count) (schema hash `\(a.featureSchemaHash)`, listed in docs/features.md).")
         lines.append("- **Data source**: runs from \(r.sources.joined(separator: ", ")).")
@@ -80,7 +80,7 @@ extension ModelCard {
         lines.append("- Labels exist only for missions that were tried; the probability is conditional on trying.")
         lines.append("- Trees do not extrapolate: targets beyond what the training runners did get the edge leaf's probability.")
         lines.append("")
-        lines.append("Reproduce: `runus train --db DB --model gbdt --out DIR --train-fraction \(options.trainFraction) --validation-fraction \(options.validationFraction) --calibration \(options.calibration) --num-leaves \(options.gridLeaves.map(String.init).joined(separator: ",")) --min-data-in-leaf \(options.gridMinData.map(String.init).joined(separator: ",")) --learning-rate \(options.learningRate) --seed \(options.seed)` on the same database gives identical files.")
+        lines.append("Reproduce: `runus train --db DB --model gbdt --out DIR --train-fraction \(options.trainFraction) --validation-fraction \(options.validationFraction) --calibration \(options.calibration.rawValue) --num-leaves \(options.gridLeaves.map(String.init).joined(separator: ",")) --min-data-in-leaf \(options.gridMinData.map(String.init).joined(separator: ",")) --learning-rate \(options.learningRate) --seed \(options.seed)` on the same database gives identical files.")
         return lines.joined(separator: "\n") + "\n"
     }
 }

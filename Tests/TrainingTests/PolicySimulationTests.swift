@@ -1,8 +1,10 @@
 import Testing
+import Foundation
 import Engine
 import Features
+import Learning
 import Simulation
-@testable import RunusCLI
+import Training
 
 /// Issue 8: replaying the daily policy with the shipped model on simulated runners, the realised
 /// completion of tried missions lies in the target band 0.65–0.85 give or take 5 points.
@@ -15,9 +17,10 @@ struct PolicySimulationTests {
 
     @Test("realised completion of recommended missions is in the band ±5 points, overall and per kind")
     func realisedCompletionInBand() throws {
-        let artifact = try ModelFiles.read(from: GeneratedDocsTests.root + "/models/default")
-        let report = SimulatePolicyCommand.simulate(SimulationConfiguration(runners: 40, days: 90, seed: 7),
-                                                    scorer: try LogisticScorer(artifact: artifact))
+        let bytes = try #require(FileManager.default.contents(atPath: repositoryRoot + "/models/default/model.json"))
+        let artifact = try ModelArtifact.decode(Array(bytes))
+        let report = PolicySimulation.run(SimulationConfiguration(runners: 40, days: 90, seed: 7),
+                                          scorer: try LogisticScorer(artifact: artifact))
         #expect(report.overall.tried > 500)
         #expect(Self.accepted.contains(report.overall.rate), "overall \(report.overall.rate)")
         for (kind, row) in report.byKind where row.tried >= Self.minimumTries {

@@ -3,6 +3,9 @@ import Features
 import Learning
 import Missions
 import Engine
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The two baselines a mission model must beat, fitted on the rows before the test cutoff and
 /// scored on the test slice exactly like the models (docs/decisions/0613):
@@ -11,12 +14,12 @@ import Engine
 /// - **Riegel rule**: a margin m = log(allowed / needed) from the runner's recent best (below),
 ///   turned into a probability by a logistic link σ(a_k·m + b_k) fitted per kind (Platt's
 ///   method) on the same rows.
-enum Baselines {
+public enum Baselines {
     /// Days of history the Riegel rule looks back, and its exponent (Riegel 1981: T₂ = T₁·(D₂/D₁)^1.06).
-    static let windowDays = 90.0
-    static let riegelExponent = 1.06
+    public static let windowDays = 90.0
+    public static let riegelExponent = 1.06
     /// Runs shorter than this (metres) are not used as efforts: too short to extrapolate from.
-    static let minimumEffort: Meters = 1000
+    public static let minimumEffort: Meters = 1000
 
     /// The Riegel margin of `spec` for a runner whose runs before the offer are `history`
     /// (any order), in log units: > 0 when the runner's recent best says the target is within
@@ -24,17 +27,17 @@ enum Baselines {
     /// the best Riegel prediction T̂(D) = min over recent runs of T₁·(D/D₁)^1.06 (moving time);
     /// distance-like kinds compare the longest recent run with the distance asked; duration
     /// compares the longest recent moving time. 0 without recent runs or for other kinds.
-    static func riegelMargin(_ spec: MissionSpec, history: [RunRecord], asOf: EpochSeconds) -> Double {
+    public static func riegelMargin(_ spec: MissionSpec, history: [RunRecord], asOf: EpochSeconds) -> Double {
         riegelMargin(spec, recent: recentEfforts(history, asOf: asOf))
     }
 
     /// The runs the Riegel rule uses at `asOf`: in the window before it, long enough, timed.
-    static func recentEfforts(_ history: [RunRecord], asOf: EpochSeconds) -> [RunRecord] {
+    public static func recentEfforts(_ history: [RunRecord], asOf: EpochSeconds) -> [RunRecord] {
         history.filter { $0.startTime < asOf && $0.startTime >= asOf - windowDays * 86_400
             && $0.distance >= minimumEffort && $0.moving > 0 }
     }
 
-    static func riegelMargin(_ spec: MissionSpec, recent: [RunRecord]) -> Double {
+    public static func riegelMargin(_ spec: MissionSpec, recent: [RunRecord]) -> Double {
         if recent.isEmpty { return 0 }
         func predicted(_ d: Meters) -> Seconds {
             recent.map { $0.moving * pow(d / $0.distance, riegelExponent) }.min()!
@@ -52,8 +55,8 @@ enum Baselines {
         }
     }
 
-    /// Riegel margins of every tried assignment in the store, by assignment id.
-    static func riegelMargins(store: SQLiteStoreReader) throws -> [RunnerScopedID: Double] {
+    /// Riegel margins of every tried assignment in the store, by runner and assignment id.
+    public static func riegelMargins(store: any TrainingStore) throws -> [RunnerScopedID: Double] {
         var margins: [RunnerScopedID: Double] = [:]
         for user in try store.allUsers() {
             let runs = try store.runs(user: user.id, from: -.greatestFiniteMagnitude, to: .greatestFiniteMagnitude)
@@ -67,9 +70,9 @@ enum Baselines {
         return margins
     }
 
-    /// Riegel margins of history labels (record 0600), by label id; the efforts of one run's
+    /// Riegel margins of history labels (record 0600), by runner and label id; the efforts of one run's
     /// labels are found once.
-    static func riegelMargins(labels: [HistoryLabels.Label], store: SQLiteStoreReader) throws -> [RunnerScopedID: Double] {
+    public static func riegelMargins(labels: [HistoryLabels.Label], store: any TrainingStore) throws -> [RunnerScopedID: Double] {
         var margins: [RunnerScopedID: Double] = [:]
         let byUser = Dictionary(grouping: labels, by: \.example.userID)
         for (user, userLabels) in byUser {
@@ -85,7 +88,7 @@ enum Baselines {
     }
 
     /// Per-kind base rates fitted on `train`; returns the test probabilities.
-    static func baseRate(train: [LabelledExample], test: [LabelledExample]) -> [Double] {
+    public static func baseRate(train: [LabelledExample], test: [LabelledExample]) -> [Double] {
         var counts: [MissionKind: (Double, Double)] = [:]
         for e in train { counts[e.kind, default: (0, 0)].0 += e.label; counts[e.kind, default: (0, 0)].1 += 1 }
         let all = (train.reduce(0) { $0 + $1.label }, Double(train.count))
@@ -96,7 +99,7 @@ enum Baselines {
     }
 
     /// The Riegel rule with a per-kind logistic link fitted on `train`; returns the test probabilities.
-    static func riegel(train: [LabelledExample], test: [LabelledExample], margins: [RunnerScopedID: Double]) throws -> [Double] {
+    public static func riegel(train: [LabelledExample], test: [LabelledExample], margins: [RunnerScopedID: Double]) throws -> [Double] {
         func margin(_ e: LabelledExample) -> Double { margins[RunnerScopedID(user: e.userID, id: e.assignmentID)] ?? 0 }
         let pooled = try Calibration.Platt.fit(scores: train.map(margin), labels: train.map(\.label))
         var links: [MissionKind: Calibration.Platt] = [:]
@@ -107,7 +110,3 @@ enum Baselines {
         return test.map { (links[$0.kind] ?? pooled).probability(score: margin($0)) }
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

@@ -3,28 +3,30 @@ import Features
 import Learning
 import Missions
 import Reports
-import Storage
+import Engine
 
 /// The evaluated examples of a report read from a store: the labelled examples of
 /// `TrainingPipeline.examples` in the period, each with the runner's experience, the local day
 /// and month of the offer, and every model's prediction.
-struct ReportData {
-    let examples: [EvaluatedExample]
+public struct ReportData: Sendable {
+    public let examples: [EvaluatedExample]
     /// Every mission offered in the period, tried or not (the policy section).
-    let recommended: [RecommendedMission]
+    public let recommended: [RecommendedMission]
     /// One row per example, in the schema's feature order (permutation importance).
-    let features: Matrix
-    let firstDay: String, lastDay: String
+    public let features: Matrix
+    public let firstDay: String, lastDay: String
     /// One sentence on how the period was chosen.
-    let period: String
+    public let period: String
 
     /// Share of the examples, by time, that trains (the rest is the default period), as in `runus train`.
-    static let trainFraction = 0.8
+    public static let trainFraction = 0.8
 
-    static func load(store: SQLiteStore, from: CivilDate?, to: CivilDate?, labels: LabelSource = .logged,
-                     models: [EvaluatedModel]) throws -> ReportData {
-        let all = try TrainingPipeline.examples(store: store, labels: labels).examples
-        guard !all.isEmpty else { throw CLIError("the database has no labelled examples (tried missions)") }
+    /// The period is the local days `from`...`to` when both are given, else the held-out share
+    /// of `runus train`; `resolver` gives the runners' offsets for history labels.
+    public static func load(store: any TrainingStore, from: CivilDate?, to: CivilDate?, labels: LabelSource = .logged,
+                            resolver: any UTCOffsetResolver, models: [EvaluatedModel]) throws -> ReportData {
+        let all = try TrainingPipeline.examples(store: store, labels: labels, resolver: resolver).examples
+        guard !all.isEmpty else { throw TrainingError.noExamples }
         // Local day of each offer from its assignment; the runner's fixed offset for examples without one.
         var dayOf: [RunnerScopedID: CivilDate] = [:]
         for a in try store.decidedAssignments() { dayOf[RunnerScopedID(user: a.userID, id: a.id)] = a.day }
@@ -51,12 +53,12 @@ struct ReportData {
             offered = offers.filter { (from...to).contains($0.day) }
             period = "offers from \(from) to \(to)"
         } else {
-            let cutoff = all[min(Int(Double(all.count) * trainFraction), all.count - 1)].time
+            let cutoff = TrainingSplit.cutoff(all, share: trainFraction)
             chosen = all.filter { $0.time >= cutoff }
             offered = offers.filter { $0.offeredAt >= cutoff }
             period = "last \(Int(saturating: ((1 - trainFraction) * 100).rounded()))% of examples by time, the held-out share of runus train"
         }
-        guard !chosen.isEmpty else { throw CLIError("no labelled examples in the period (\(period)); widen --from/--to") }
+        guard !chosen.isEmpty else { throw TrainingError.noExamplesInPeriod(period) }
         let x = Matrix(rowArrays: chosen.map(\.features), cols: MissionFeatures.schema.count)
         let predictions = models.map { $0.probabilities(x) }
         var examples: [EvaluatedExample] = []
@@ -82,7 +84,7 @@ struct ReportData {
         for a in offered {
             let spec: MissionSpec
             do { spec = try MissionSpec(json: try JSONParser.parse(a.specJSON)) } catch {
-                throw CLIError("assignment \(a.id): stored mission spec is invalid: \(error)")
+                throw TrainingError.invalidStoredSpec(assignment: a.id, problem: "\(error)")
             }
             guard MissionFeatures.models(spec.kind) else { scoredIndex.append(nil); continue }
             let history = Array((runs[a.userID] ?? []).prefix(earlierRuns(a.userID, a.offeredAt)))

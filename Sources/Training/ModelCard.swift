@@ -6,16 +6,11 @@ import Missions
 /// The MODEL_CARD.md written next to every trained model: what it is, what it was trained on,
 /// how good it is on held-out data, and where not to trust it. Deterministic text (no paths,
 /// no wall-clock time) so that retraining reproduces it byte for byte.
-enum ModelCard {
-    static func markdown(_ result: TrainingPipeline.Result, options: TrainingPipeline.Options) -> String {
+public enum ModelCard {
+    public static func markdown(_ result: TrainingPipeline.Result, options: TrainingPipeline.Options) -> String {
         let a = result.artifact
         let t = result.test
-        func f(_ x: Double, _ digits: Int = 3) -> String {
-            var scale = 1.0
-            for _ in 0..<digits { scale *= 10 }
-            let r = (x * scale).rounded() / scale
-            return "\(r)"
-        }
+        func f(_ x: Double, _ digits: Int = 3) -> String { TrainingPipeline.rounded(x, digits) }
         func day(_ instant: EpochSeconds) -> String { CivilDate(instant: instant, utcOffset: 0).description }
         var lines: [String] = []
         lines.append("# Model card: \(a.modelVersion)")

@@ -10,60 +10,78 @@ import Glibc
 /// a small grid of tree shapes tuned by early stopping on the validation slice, the best one
 /// calibrated on the same slice, then scored once on the test slice. docs/decisions/0610-0612.
 extension TrainingPipeline {
-    struct BoostingOptions {
+    /// What the trees boost from (record 0617).
+    public enum InitialScore: String, CaseIterable, Sendable {
+        /// The margin of an L2 logistic regression fitted on the training slice only.
+        case logisticRegression = "lr"
+        /// The average label, as before record 0617.
+        case averageLabel = "none"
+    }
+
+    /// How the raw scores are calibrated on the validation slice (record 0611).
+    public enum CalibrationChoice: String, CaseIterable, Sendable {
+        /// The lower cross-fitted validation log loss of Platt and isotonic.
+        case auto
+        case platt, isotonic
+        /// σ of the raw score.
+        case none
+    }
+
+    public struct BoostingOptions: Sendable {
         /// Share of examples (by time) before the test cutoff, 0.5-0.95.
-        var trainFraction = 0.8
+        public var trainFraction = 0.8
         /// Share of all examples (the latest before the test cutoff) in the validation slice, 0.05-0.4.
-        var validationFraction = 0.15
+        public var validationFraction = 0.15
         /// Seed of the binning sample (the grid uses no bagging or feature sampling).
-        var seed = 1
-        /// "auto" (lower cross-fitted validation log loss of the two), "platt", "isotonic" or "none".
-        var calibration = "auto"
+        public var seed = 1
+        /// Calibration of the raw scores, fitted on the validation slice.
+        public var calibration = CalibrationChoice.auto
         /// The grid (record 0612): num_leaves values (2...1024) and min_data_in_leaf values (>= 1).
-        var gridLeaves = TrainingPipeline.gridLeaves
-        var gridMinData = TrainingPipeline.gridMinData
+        public var gridLeaves = TrainingPipeline.gridLeaves
+        public var gridMinData = TrainingPipeline.gridMinData
         /// Shrinkage per tree, in (0, 1].
-        var learningRate = 0.05
-        /// "lr": boost from the margin of an L2 logistic regression fitted on the training slice
-        /// only (record 0617); "none": from the average label, as before.
-        var initModel = "lr"
+        public var learningRate = 0.05
+        /// What the trees boost from: a logistic regression's margin (record 0617) or the average label.
+        public var initModel = InitialScore.logisticRegression
         /// Penalty λ of that logistic regression, > 0 (as `runus train --model lr --l2`).
-        var l2 = 1.0
+        public var l2 = 1.0
         /// After choosing the shape and the number of trees on the validation slice, fit the
         /// initial model and that many trees again on training + validation (record 0617); the
         /// calibration stays the one fitted on the held-out validation scores.
-        var refit = true
+        public var refit = true
+
+        public init() {}
     }
 
     /// One candidate of the grid and how it did on the validation slice.
-    struct GridPoint {
-        let numLeaves: Int, minDataInLeaf: Int
+    public struct GridPoint: Sendable {
+        public let numLeaves: Int, minDataInLeaf: Int
         /// Best validation log loss (nats) and the number of trees that reached it.
-        var validationLogLoss = Double.infinity, trees = 0
+        public var validationLogLoss = Double.infinity, trees = 0
     }
 
-    struct BoostingResult {
-        let artifact: GradientBoostingArtifact
-        let split: TrainingSplit
+    public struct BoostingResult {
+        public let artifact: GradientBoostingArtifact
+        public let split: TrainingSplit
         /// Test metrics of the initial logistic regression alone (nil without one).
-        let initTest: Evaluation?
-        let grid: [GridPoint]
-        let chosen: GradientBoosting.Configuration
+        public let initTest: Evaluation?
+        public let grid: [GridPoint]
+        public let chosen: GradientBoosting.Configuration
         /// Calibrated and raw (σ of the raw score) test metrics.
-        let test: Evaluation, rawTest: Evaluation
+        public let test: Evaluation, rawTest: Evaluation
         /// Cross-fitted validation log loss of each calibration method considered (nats).
-        let calibrationLosses: [String: Double]
-        let runners: Int
-        let sources: [String]
-        let completedByKind: [MissionKind: (tried: Int, completed: Int)]
+        public let calibrationLosses: [String: Double]
+        public let runners: Int
+        public let sources: [String]
+        public let completedByKind: [MissionKind: (tried: Int, completed: Int)]
         /// Total split gain per feature (schema order), summed over all trees, >= 0.
-        let gainByFeature: [Double]
+        public let gainByFeature: [Double]
     }
 
     /// Tree shapes tried (num_leaves × min_data_in_leaf); shrinkage 0.05, λ₂ = 1, up to 1000 rounds,
     /// early stopping after 50 rounds without improvement (record 0612).
-    static let gridLeaves = [7, 15, 31]
-    static let gridMinData = [20, 100]
+    public static let gridLeaves = [7, 15, 31]
+    public static let gridMinData = [20, 100]
 
     static func baseConfiguration(seed: Int) -> GradientBoosting.Configuration {
         var c = GradientBoosting.Configuration()
@@ -75,7 +93,9 @@ extension TrainingPipeline {
         return c
     }
 
-    static func trainBoosting(examples: [LabelledExample], runners: Int, sources: [String], options: BoostingOptions,
+    /// Progress lines (each ending in a newline) go to `progress`: the split, each grid point,
+    /// the refit and the calibration chosen.
+    public static func trainBoosting(examples: [LabelledExample], runners: Int, sources: [String], options: BoostingOptions,
                               progress: (String) -> Void = { _ in }) throws -> BoostingResult {
         let split = try TrainingSplit(examples, trainFraction: options.trainFraction, validationFraction: options.validationFraction)
         let schema = MissionFeatures.schema
@@ -158,12 +178,12 @@ extension TrainingPipeline {
                               completedByKind: completedByKind(examples), gainByFeature: gain)
     }
 
-    /// The logistic regression the trees boost from (`options.initModel` "lr"), fitted on the
-    /// training slice only, as an artifact for the GBDT's; nil for "none".
+    /// The logistic regression the trees boost from (`options.initModel` lr), fitted on the
+    /// rows `x`, as an artifact for the GBDT's; nil for the average label.
     static func fitInitModel(_ options: BoostingOptions, x: Matrix, y: [Double], fingerprint: String) throws -> ModelArtifact? {
         switch options.initModel {
-        case "none": return nil
-        case "lr":
+        case .averageLabel: return nil
+        case .logisticRegression:
             let configuration = LogisticRegression.Configuration(l2: options.l2)
             let lr = try LogisticRegression.fit(x: x, y: y, configuration: configuration)
             let schema = MissionFeatures.schema
@@ -172,22 +192,20 @@ extension TrainingPipeline {
                 model: lr, modelVersion: "lr-init-\(fingerprint.prefix(8))", featureNames: schema.names, featureSchemaHash: schema.hash,
                 training: .init(fingerprint: fingerprint, rows: y.count, seed: options.seed, l2: options.l2,
                                 iterations: report?.iterations ?? 0, converged: report?.converged ?? false))
-        default:
-            throw UsageError("--init: '\(options.initModel)' is not one of lr, none")
         }
     }
 
-    /// The calibration for `method` fitted on all validation (score, label) pairs. "auto" fits
+    /// The calibration for `method` fitted on all validation (score, label) pairs. auto fits
     /// Platt and isotonic on even rows and scores odd rows, then the reverse, and keeps the lower
     /// summed log loss (ties: Platt, the simpler map).
-    static func chooseCalibration(_ method: String, scores: [Double], labels: [Double]) throws -> (CalibrationMap?, [String: Double]) {
+    static func chooseCalibration(_ method: CalibrationChoice, scores: [Double], labels: [Double]) throws -> (CalibrationMap?, [String: Double]) {
         func fit(_ m: String, _ s: [Double], _ y: [Double]) throws -> CalibrationMap {
             m == "platt" ? .platt(try Calibration.Platt.fit(scores: s, labels: y)) : .isotonic(try Calibration.Isotonic.fit(scores: s, labels: y))
         }
         switch method {
-        case "none": return (nil, [:])
-        case "platt", "isotonic": return (try fit(method, scores, labels), [:])
-        case "auto":
+        case .none: return (nil, [:])
+        case .platt, .isotonic: return (try fit(method.rawValue, scores, labels), [:])
+        case .auto:
             let even = scores.indices.filter { $0 % 2 == 0 }, odd = scores.indices.filter { $0 % 2 == 1 }
             guard Set(even.map { labels[$0] }).count == 2, Set(odd.map { labels[$0] }).count == 2 else {
                 return (try fit("platt", scores, labels), [:])
@@ -203,20 +221,7 @@ extension TrainingPipeline {
             }
             let chosen = losses["isotonic"]! < losses["platt"]! ? "isotonic" : "platt"
             return (try fit(chosen, scores, labels), losses)
-        default:
-            throw UsageError("--calibration: '\(method)' is not one of auto, platt, isotonic, none")
         }
-    }
-
-    static func completedByKind(_ examples: [LabelledExample]) -> [MissionKind: (tried: Int, completed: Int)] {
-        var byKind: [MissionKind: (tried: Int, completed: Int)] = [:]
-        for e in examples {
-            var entry = byKind[e.kind] ?? (0, 0)
-            entry.tried += 1
-            entry.completed += e.label == 1 ? 1 : 0
-            byKind[e.kind] = entry
-        }
-        return byKind
     }
 
     /// σ(z) = 1 / (1 + e^−z) without overflow, as `GradientBoostingModel.probability` computes it.
@@ -224,11 +229,5 @@ extension TrainingPipeline {
         if z >= 0 { return 1 / (1 + exp(-z)) }
         let e = exp(z)
         return e / (1 + e)
-    }
-
-    static func rounded(_ x: Double, _ digits: Int = 3) -> String {
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        return "\((x * scale).rounded() / scale)"
     }
 }

@@ -1,0 +1,70 @@
+import RunusCore
+import Engine
+import Features
+import Missions
+import Simulation
+
+/// Replays the policy on simulated runners against the known truth: the realised completion
+/// rate of recommended missions that were tried, overall and per kind, next to the predicted
+/// probability and the mean true probability.
+public struct PolicySimulation: Sendable {
+    public struct Row: Sendable {
+        public var tried = 0, completed = 0
+        public var predicted = 0.0, truth = 0.0
+        public var rate: Double { tried > 0 ? Double(completed) / Double(tried) : 0 }
+    }
+
+    public let byKind: [MissionKind: Row]
+    public let overall: Row
+    /// Distinct kinds offered to each runner over the first 28 days.
+    public let kindsPerRunnerMonth: [Int]
+
+    /// Simulates `configuration`'s runners (in parallel, each from its own random stream) under
+    /// `TodayPolicy` with `scorer`.
+    public static func run(_ configuration: SimulationConfiguration, scorer: any MissionScorer) -> PolicySimulation {
+        let policy = EngineOfferPolicy(scorer: scorer, policy: TodayPolicy())
+        let runners = ParallelMap.map(count: configuration.runners) {
+            RunnerSimulator.simulate(runner: $0, configuration: configuration, policy: policy)
+        }
+        return PolicySimulation(runners: runners)
+    }
+
+    public init(runners: [SimulatedRunner]) {
+        var byKind: [MissionKind: Row] = [:]
+        var overall = Row()
+        var kinds: [Int] = []
+        for runner in runners {
+            let firstDay = runner.assignments.map(\.day).min()
+            kinds.append(Set(runner.assignments.filter { a in firstDay.map { a.day < $0.adding(days: 28) } ?? false }.map(\.kind)).count)
+            for a in runner.assignments where a.pTrue != nil {
+                guard let kind = MissionKind(rawValue: a.kind) else { continue }
+                for key in [Optional(kind), nil] {
+                    var row = key.map { byKind[$0] ?? Row() } ?? overall
+                    row.tried += 1
+                    row.completed += a.status == .completed ? 1 : 0
+                    row.predicted += a.pComplete
+                    row.truth += a.pTrue!
+                    if let key { byKind[key] = row } else { overall = row }
+                }
+            }
+        }
+        self.byKind = byKind
+        self.overall = overall
+        self.kindsPerRunnerMonth = kinds
+    }
+
+    /// The table `runus simulate-policy` prints: tried, realised, mean predicted and mean true
+    /// probability per modelled kind and overall, then the kinds offered per runner-month.
+    public func markdown() -> String {
+        func f(_ x: Double) -> String { TrainingPipeline.rounded(x) }
+        var out = "| kind | tried | realised | mean predicted | mean true |\n|---|---|---|---|---|\n"
+        var rows = MissionFeatures.kinds.compactMap { k in byKind[k].map { (k.rawValue, $0) } }
+        rows.append(("all", overall))
+        for (name, row) in rows where row.tried > 0 {
+            out += "| \(name) | \(row.tried) | \(f(row.rate)) | \(f(row.predicted / Double(row.tried))) | \(f(row.truth / Double(row.tried))) |\n"
+        }
+        let kinds = kindsPerRunnerMonth.sorted()
+        if !kinds.isEmpty { out += "\nkinds offered per runner in the first 28 days: median \(kinds[kinds.count / 2]), min \(kinds.first!), max \(kinds.last!)\n" }
+        return out
+    }
+}

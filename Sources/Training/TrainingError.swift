@@ -1,0 +1,52 @@
+import RunusCore
+
+/// Everything that can go wrong at the `Training` boundary because of the data (programmer bugs
+/// are preconditions instead). Each message names the bad value and what was expected.
+public enum TrainingError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Fewer labelled examples than a time split needs.
+    case tooFewExamples(count: Int, minimum: Int)
+    /// The time split left no training or no test row.
+    case emptyTrainOrTest
+    /// The time split left no validation row although `fraction` > 0 asked for some.
+    case emptyValidation(fraction: Double)
+    /// An example of the earlier slice is not before the cutoff (epoch seconds).
+    case notBeforeCutoff(user: UserID, example: String, time: EpochSeconds, cutoff: EpochSeconds)
+    /// An example of the later slice predates that runner's last earlier example (`last`).
+    case olderThanTraining(user: UserID, example: String, time: EpochSeconds, last: EpochSeconds, cutoff: EpochSeconds)
+    /// A stored run whose track does not decode.
+    case undecodableTrack(run: String, problem: String)
+    /// A stored assignment whose mission spec does not parse.
+    case invalidStoredSpec(assignment: String, problem: String)
+    /// The store has no tried mission at all.
+    case noExamples
+    /// No tried mission falls in the report's period (described in words).
+    case noExamplesInPeriod(String)
+    /// A model file whose feature schema is not this build's.
+    case schemaMismatch(path: String, hash: String, features: Int, expectedHash: String, expectedFeatures: Int)
+
+    public var description: String {
+        switch self {
+        case let .tooFewExamples(count, minimum):
+            return "only \(count) labelled examples (tried missions); at least \(minimum) are needed"
+        case .emptyTrainOrTest:
+            return "the time split left an empty train or test set"
+        case let .emptyValidation(fraction):
+            return "the time split left an empty validation slice (validation fraction \(fraction))"
+        case let .notBeforeCutoff(user, example, time, cutoff):
+            return "leakage check: runner \(user) example \(example) at \(time) is in the earlier slice but not before the cutoff \(cutoff)"
+        case let .olderThanTraining(user, example, time, last, cutoff):
+            return "leakage check: runner \(user) example \(example) at \(time) is older than the runner's training rows (last \(last), cutoff \(cutoff))"
+        case let .undecodableTrack(run, problem):
+            return "run \(run): stored track cannot be decoded: \(problem)"
+        case let .invalidStoredSpec(assignment, problem):
+            return "assignment \(assignment): stored mission spec is invalid: \(problem)"
+        case .noExamples:
+            return "the database has no labelled examples (tried missions)"
+        case let .noExamplesInPeriod(period):
+            return "no labelled examples in the period (\(period)); widen --from/--to"
+        case let .schemaMismatch(path, hash, features, expectedHash, expectedFeatures):
+            return "\(path): feature schema \(hash) (\(features) features) does not match this build's schema "
+                + "\(expectedHash) (\(expectedFeatures) features); retrain the model or use a matching build"
+        }
+    }
+}
