@@ -21,7 +21,7 @@ public struct PriorRun: Sendable, Equatable {
     }
 
     /// Distances, metres, whose best efforts are kept by default: what personal-best missions ask.
-    public static let effortDistances: [Meters] = [400, 1000, 1609.344, 3000, 5000, 10_000, 21_097.5, 42_195]
+    public static let effortDistances: [Meters] = RunMetrics.effortDistances
 
     /// The summary of a run from its metrics (best efforts by `DistanceProfile.fastestDuration`,
     /// the same measure the personal-best check uses).

@@ -102,20 +102,16 @@ public enum TrainingPipeline {
         return byKind
     }
 
-    /// FNV-1a 64 over every example's id, label and feature bits, as 16 hex digits.
+    /// FNV-1a 64 over every example's id, label and feature bits, as 16 hex digits. Each id
+    /// byte goes in widened to 8 bytes (as the first fingerprints were made, so cards agree).
     public static func fingerprint(_ examples: [LabelledExample]) -> String {
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        func mix(_ v: UInt64) {
-            var v = v
-            for _ in 0..<8 { h ^= v & 0xFF; h = h &* 0x0000_0100_0000_01B3; v >>= 8 }
-        }
+        var h = FNV1a()
         for e in examples {
-            for b in e.assignmentID.utf8 { mix(UInt64(b)) }
-            mix(e.label.bitPattern)
-            for f in e.features { mix(f.bitPattern) }
+            for b in e.assignmentID.utf8 { h.add(littleEndian: UInt64(b)) }
+            h.add(littleEndian: e.label.bitPattern)
+            for f in e.features { h.add(littleEndian: f.bitPattern) }
         }
-        let hex = String(h, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return h.hex
     }
 
     /// `x` rounded to `digits` decimals, as the cards and tables print it ("0.742").

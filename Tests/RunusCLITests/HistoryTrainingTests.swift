@@ -4,6 +4,7 @@ import RunusCore
 import Storage
 import Features
 import Training
+@testable import Service
 @testable import RunusCLI
 
 /// How `runus train` and `runus labels` use history labels; the examples themselves are tested

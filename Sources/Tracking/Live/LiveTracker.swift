@@ -35,8 +35,8 @@ public struct LiveTracker: Sendable {
     public private(set) var appended = 0
 
     /// Distances, metres, whose best efforts are kept by default: 400 m, 1 km, 1 mile, 3 km, 5 km,
-    /// 10 km, half marathon, marathon (as `PriorRun.effortDistances`).
-    public static let defaultEffortDistances: [Meters] = [400, 1000, 1609.344, 3000, 5000, 10_000, 21_097.5, 42_195]
+    /// 10 km, half marathon, marathon (`RunMetrics.effortDistances`, the one list).
+    public static let defaultEffortDistances: [Meters] = RunMetrics.effortDistances
 
     /// - Parameters:
     ///   - weightKg: body mass in kg (> 0), needed for calories.
