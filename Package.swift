@@ -49,6 +49,13 @@ let package = Package(
         // I/O modules.
         .target(name: "Storage", dependencies: ["RunusCore", "CSQLite"]),
         .target(name: "Server", dependencies: ["RunusCore", "CSysShims"]),
+        // Files of the shared datasets and track files on disk: the runners' activities and their
+        // import into a store, the reference suites' watch totals, the labelled tracks.
+        .target(name: "Datasets", dependencies: [
+            "RunusCore", "Tracking", "TrackFormats", "ActivityLab", "Engine", "Storage", "Training",
+        ]),
+        // Model folders on disk: artifact and card files, the registry and its promotion file.
+        .target(name: "ModelStore", dependencies: ["RunusCore", "Learning", "Engine"]),
         // The daemon's application layer: operations, caches, reloader, race clock, composition root.
         .target(name: "Service", dependencies: [
             "RunusCore", "Tracking", "TrackFormats", "Missions", "Learning", "Features", "Engine", "Server",
@@ -56,7 +63,7 @@ let package = Package(
         .target(name: "RunusCLI", dependencies: [
             "ActivityLab",   // segmentation-model and segmentation-report
             "RunusCore", "Tracking", "TrackFormats", "Missions", "Learning", "Features",
-            "Engine", "Simulation", "Storage", "Server", "Reports", "Service", "Training",
+            "Engine", "Simulation", "Storage", "Server", "Reports", "Service", "Training", "Datasets", "ModelStore",
         ]),
         .executableTarget(name: "runus", dependencies: ["RunusCLI"]),
         // `make bench` only: batch metrics and the live tracker as the daemon runs it, on track files.
@@ -78,7 +85,7 @@ let package = Package(
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], exclude: ["Fixtures"]),
         .testTarget(name: "ServerTests", dependencies: ["Server"]),
-        .testTarget(name: "RunusCLITests", dependencies: ["RunusCLI", "Service", "Training"]),
+        .testTarget(name: "RunusCLITests", dependencies: ["RunusCLI", "Service", "Training", "Datasets", "ModelStore"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "Storage", "Simulation"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports"], exclude: ["Golden"]),
         .testTarget(name: "FuzzingTests", dependencies: ["Fuzzing", "TrackFormats"]),

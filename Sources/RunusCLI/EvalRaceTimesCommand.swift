@@ -1,4 +1,5 @@
 import RunusCore
+import Datasets
 import Engine
 
 /// `runus eval-race-times`: our race-time predictions vs Riegel on real runners' personal bests.
@@ -17,7 +18,7 @@ enum EvalRaceTimesCommand: Command {
     ])
 
     static func run(_ arguments: ParsedArguments, output: OutputSink) throws -> ExitCode {
-        let folder = RunnersDataset.folder(arguments.string("dataset"))
+        let folder = Environment.runnersFolder(arguments.string("dataset"))
         let evaluation = RaceTimeEvaluation(runs: try RunnersDataset.runEfforts(folder: folder))
         func pct(_ x: Double) -> String { "\((x * 1000).rounded() / 10) %" }
         output.out("| distance | personal bests | MAPE ours | MAPE Riegel 1.06 | reduction |\n|---|---|---|---|---|\n")

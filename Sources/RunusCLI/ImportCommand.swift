@@ -1,4 +1,5 @@
 import RunusCore
+import Datasets
 import Service
 import Storage
 

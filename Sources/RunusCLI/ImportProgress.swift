@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Training
 
-/// Import progress on stderr: a bar redrawn in place when stderr is a terminal, else one line
+/// Progress on stderr (import, labelled tracks): a bar redrawn in place when stderr is a terminal, else one line
 /// per tenth of the work (logs and pipes get a few readable lines, not carriage returns).
 final class ImportProgress {
     let label: String
@@ -22,7 +22,7 @@ final class ImportProgress {
     func update(done: Int, total: Int) {
         if interactive {
             if bar == nil { bar = ProgressBar(total: total, label: label, output: output) }
-            bar!.update(done)
+            bar?.update(done)
             return
         }
         let tenth = total == 0 ? 10 : done * 10 / total

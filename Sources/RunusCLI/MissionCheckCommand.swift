@@ -1,5 +1,6 @@
 import Foundation
 import RunusCore
+import Datasets
 import Service
 import Tracking
 import TrackFormats

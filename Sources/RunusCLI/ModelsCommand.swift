@@ -1,5 +1,6 @@
 import Foundation
 import RunusCore
+import ModelStore
 import Service
 import Storage
 import Learning
@@ -40,6 +41,9 @@ enum ModelsCommand: Command {
             output.out(try show(registry, rest[0]))
         case "promote":
             guard rest.count == 1 else { throw UsageError("models promote: one model name expected, got \(rest.count)") }
+            guard ModelsRegistry.isModelName(rest[0]) else {
+                throw UsageError("models promote: '\(rest[0])' is not a model name (a directory in \(registry.root))")
+            }
             let loaded = try registry.promote(rest[0], at: SystemClock().now())
             output.out("promoted \(rest[0]) (\(loaded.artifact.modelVersion)); a running daemon switches on model.reload or SIGHUP\n")
         case "rollback":

@@ -1,5 +1,6 @@
 import Foundation
 import RunusCore
+import ModelStore
 import Service
 import Features
 import Learning

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import RunusCore
+import Datasets
 
 /// The `runus` command: dispatches to sub-commands, prints help, maps errors to exit codes.
 public enum RunusCLI {

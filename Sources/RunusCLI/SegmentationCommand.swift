@@ -1,3 +1,4 @@
+import Datasets
 import Foundation
 import RunusCore
 import ActivityLab
@@ -20,11 +21,12 @@ enum SegmentationCommand: Command {
     ])
 
     static func run(_ arguments: ParsedArguments, output: OutputSink) throws -> ExitCode {
-        let root = arguments.string("datasets") ?? ProcessInfo.processInfo.environment["RUNUS_DATASETS"] ?? "../shared/datasets"
+        let root = Environment.datasets(arguments.string("datasets"))
         let folds = try arguments.int("folds", in: 2...20) ?? 4
         let perSport = try arguments.int("per-sport", in: 1...10_000) ?? 60
         let seed = UInt64(try arguments.int("seed", in: 0...Int(Int32.max)) ?? 145)
-        let tracks = try LabelledDataset.load(root: root, perSport: perSport, seed: seed, output: output)
+        let progress = ImportProgress(label: "runner tracks", output: output, interactive: ImportProgress.isTerminal(output))
+        let tracks = try LabelledDataset.load(root: root, perSport: perSport, seed: seed, progress: progress)
         let heldOut = report(tracks, folds: folds, seed: seed, output: output)
         if let path = arguments.string("outcomes") {
             do {
@@ -96,66 +98,4 @@ enum SegmentationCommand: Command {
     }
 
     static func fmt(_ x: Double) -> String { String(format: "%.3f", x) }
-}
-
-/// Reads the labelled tracks of the evaluation from the dataset folder (read-only).
-enum LabelledDataset {
-    static func load(root: String, perSport: Int, seed: UInt64, output: OutputSink) throws -> [LabelledTrack] {
-        let geoLife = root + "/transport/points.csv.gz"
-        guard FileManager.default.fileExists(atPath: geoLife) else {
-            throw CLIError("\(geoLife): not found; pass --datasets DIR or set RUNUS_DATASETS")
-        }
-        var tracks = try LabelledTrackParser.geoLifePoints(try gunzip(geoLife))
-        let activities = root + "/runners/activities.csv"
-        let text = try String(contentsOfFile: activities, encoding: .utf8)
-        let lines = text.split(separator: "\n")
-        guard let header = lines.first.map(LabelledTrackParser.fields) else { throw CLIError("\(activities): empty") }
-        func column(_ name: String) throws -> Int {
-            guard let i = header.firstIndex(of: Substring(name)) else { throw CLIError("\(activities): no column '\(name)'") }
-            return i
-        }
-        let runnerC = try column("runner"), idC = try column("activity_id"), sportC = try column("sport")
-        let statusC = try column("track_status")
-        var byGroup: [String: [(runner: String, id: String, activity: ActivityClass)]] = [:]
-        for line in lines.dropFirst() {
-            let f = LabelledTrackParser.fields(line)
-            guard f.count > statusC, f[statusC] == "ok",
-                  let activity = LabelledTrackParser.activity(sport: String(f[sportC])) else { continue }
-            byGroup[f[runnerC] + "/" + f[sportC], default: []].append((String(f[runnerC]), String(f[idC]), activity))
-        }
-        var rng = SeededGenerator(seed: seed)
-        var chosen: [(runner: String, id: String, activity: ActivityClass)] = []
-        for key in byGroup.keys.sorted() {
-            var group = byGroup[key]!
-            group.shuffle(using: &rng)
-            chosen += group.prefix(perSport)
-        }
-        let progress = ProgressBar(total: chosen.count, label: "runner tracks", output: output)
-        for (n, c) in chosen.enumerated() {
-            let path = root + "/runners/tracks/\(c.runner)/\(c.id).csv.gz"
-            do {
-                let track = try LabelledTrackParser.trackCSV(try gunzip(path))
-                tracks.append(LabelledTrack(person: c.runner, activity: c.activity, track: track, source: c.id))
-            } catch let error as LabelledTrackError {
-                throw CLIError("\(path): \(error)")
-            }
-            progress.update(n + 1)
-        }
-        progress.finish()
-        return tracks
-    }
-
-    /// The text of a gzip file, via the system's `gzip -dc`.
-    static func gunzip(_ path: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        process.arguments = ["-dc", path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CLIError("\(path): gzip -dc failed (status \(process.terminationStatus))") }
-        return String(decoding: data, as: UTF8.self)
-    }
 }

@@ -1,3 +1,4 @@
+import ModelStore
 import Simulation
 import Training
 

@@ -1,33 +1,8 @@
 import Foundation
 import RunusCore
+import Datasets
 import Tracking
 import TrackFormats
-
-/// Reads track files from disk for the commands (the pure readers take bytes).
-enum TrackFiles {
-    static func bytes(_ path: String) throws -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CLIError("\(path): cannot be read (missing or not a file)")
-        }
-        return [UInt8](data)
-    }
-
-    static func load(_ path: String) throws -> (format: TrackFileFormat, activities: [Activity]) {
-        try TrackFileReader.read(try bytes(path), name: path)
-    }
-
-    /// Track files below `path` (or `path` itself), sorted.
-    static func expand(_ path: String) -> [String] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return [path] }
-        let names = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String]) ?? []
-        let extensions = [".gpx", ".tcx", ".fit", ".geojson", ".json", ".csv"]
-        return names.filter { n in
-            let l = n.lowercased()
-            return extensions.contains { l.hasSuffix($0) || l.hasSuffix($0 + ".gz") }
-        }.sorted().map { (path.hasSuffix("/") ? String(path.dropLast()) : path) + "/" + $0 }
-    }
-}
 
 /// `runus track FILE|DIR…`: reads track files in any supported format and prints one record per
 /// activity with our metrics (Tracking's RunMetrics) next to the device's own totals: a table for
@@ -56,7 +31,7 @@ enum TrackCommand: Command {
                 let (format, activities) = try TrackFiles.load(path)
                 for (k, a) in activities.enumerated() {
                     let m = RunMetrics(track: a.track, weightKg: weight)
-                    let parts = TrackRecord.parts(of: m)
+                    let parts = m.mergedActivityParts
                     if json {
                         output.out(JSONWriter.string(TrackRecord.json(path: path, index: k, format: format, activity: a, metrics: m, parts: parts)) + "\n")
                     } else {
@@ -73,10 +48,7 @@ enum TrackCommand: Command {
         return failed ? .failure : .success
     }
 
-    static func fmt(_ v: Double, _ decimals: Int) -> String {
-        guard v.isFinite else { return "-" }
-        return String(format: "%.\(decimals)f", v)
-    }
+    static func fmt(_ v: Double, _ decimals: Int) -> String { FixedDecimals.text(v, decimals) }
 }
 
 

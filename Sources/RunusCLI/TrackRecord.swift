@@ -3,36 +3,10 @@ import RunusCore
 import Tracking
 import TrackFormats
 
-/// One labelled part of an activity for `runus track`: a `RunMetrics.activityParts` part (its
-/// neighbours with the same label merged), in seconds from the first cleaned fix.
-struct TrackPart: Equatable {
-    let activity: ActivityClass
-    /// Start and end in seconds after the first cleaned fix, start < end.
-    let start: Seconds, end: Seconds
-    /// Path length of the part's cleaned steps in metres (before the stationary-jitter filter).
-    let path: Meters
-}
-
 /// The run record of one activity as `runus track --json` writes it (docs/track-json.md).
 enum TrackRecord {
-    /// The labelled parts of the record's cleaned track, neighbours with the same label merged.
-    static func parts(of metrics: RunMetrics) -> [TrackPart] {
-        // The parts cover the cleaned track from its first fix on.
-        guard let t0 = metrics.activityParts.first?.startTime else { return [] }
-        var result: [TrackPart] = []
-        for s in metrics.activityParts {
-            let start = s.startTime - t0, end = s.endTime - t0
-            if let last = result.last, last.activity == s.activity {
-                result[result.count - 1] = TrackPart(activity: s.activity, start: last.start, end: end, path: last.path + s.path)
-            } else {
-                result.append(TrackPart(activity: s.activity, start: start, end: end, path: s.path))
-            }
-        }
-        return result
-    }
-
     static func json(path: String, index: Int, format: TrackFileFormat, activity a: Activity, metrics m: RunMetrics,
-                     parts: [TrackPart]) -> JSONValue {
+                     parts: [MergedActivityPart]) -> JSONValue {
         func opt(_ v: Double?) -> JSONValue { v.map { .number($0) } ?? .null }
         func splits(_ s: [Split]) -> JSONValue {
             .array(s.map { .object(["index": .number(Double($0.index)), "distance_m": .number($0.distance),
@@ -73,7 +47,7 @@ enum TrackTable {
     }
 
     static func row(path: String, index: Int, format: TrackFileFormat, activity a: Activity, metrics m: RunMetrics,
-                    parts: [TrackPart]) -> String {
+                    parts: [MergedActivityPart]) -> String {
         let efforts = Dictionary(m.bestEfforts(over: [1000, 5000]).map { ($0.distance, $0.seconds) }, uniquingKeysWith: { a, _ in a })
         let vehicle = parts.filter { $0.activity == .vehicle }.reduce(0.0) { $0 + $1.end - $1.start }
         var cells: [String] = []

@@ -4,6 +4,7 @@ import RunusCore
 import Server
 import Storage
 @testable import Service
+@testable import ModelStore
 @testable import RunusCLI
 
 /// `runus serve` as a child process, killed during a stream of `runs.ingest` (SIGKILL: a crash;

@@ -4,6 +4,7 @@ import Server
 import Storage
 import Testing
 @testable import Service
+@testable import ModelStore
 @testable import RunusCLI
 
 /// Many Unix-socket connections, each sending one unterminated line, multiplexed on one thread

@@ -6,6 +6,7 @@ import Learning
 import Server
 import Synchronization
 @testable import Service
+@testable import ModelStore
 @testable import RunusCLI
 
 @Suite("daemon hot reload, token and load tool", .serialized)

@@ -3,6 +3,7 @@ import Foundation
 import RunusCore
 import Server
 @testable import Service
+@testable import ModelStore
 @testable import RunusCLI
 
 /// Issue 22 (found 2026-12-01), over a real socket: runners' records never collide, one run

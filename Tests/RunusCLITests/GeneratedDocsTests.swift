@@ -1,5 +1,6 @@
 import Testing
 import Foundation
+@testable import ModelStore
 @testable import RunusCLI
 
 /// Generated documents must match the code that generates them (one source of truth).

@@ -6,6 +6,7 @@ import TrackFormats
 import Storage
 import Engine
 @testable import Service
+@testable import Datasets
 @testable import RunusCLI
 
 /// Every run row of a database file, tracks included, in id order: what "same rows" means.

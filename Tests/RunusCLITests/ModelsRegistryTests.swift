@@ -8,6 +8,7 @@ import Server
 import Storage
 @testable import Service
 import Training
+@testable import ModelStore
 @testable import RunusCLI
 
 /// One small simulated database shared by the suite (simulating is the slow part in debug builds).
@@ -101,13 +102,13 @@ struct ModelsRegistryTests {
         _ = try registry.promote("a", at: 1_800_000_000)
         _ = try registry.promote("b", at: 1_800_000_100)
         #expect(try registry.servedName() == "b")
-        #expect(throws: CLIError.self) { try registry.promote("alien", at: 1_800_000_200) }
-        #expect(throws: CLIError.self) { try registry.promote("missing", at: 1_800_000_200) }
+        #expect(throws: ModelStoreError.self) { try registry.promote("alien", at: 1_800_000_200) }
+        #expect(throws: ModelStoreError.self) { try registry.promote("missing", at: 1_800_000_200) }
         #expect(try registry.servedName() == "b")
         #expect(try registry.rollback(at: 1_800_000_300) == ("b", "a"))
         #expect(try registry.servedName() == "a")
         #expect(try registry.rollback(at: 1_800_000_400) == ("a", "default"))
-        #expect(throws: CLIError.self) { try registry.rollback(at: 1_800_000_500) }
+        #expect(throws: ModelStoreError.self) { try registry.rollback(at: 1_800_000_500) }
         let p = try registry.readPromotions()
         #expect(p.promoted.isEmpty && p.history.count == 4)
         #expect(p.history[2]["action"] == "rollback" && p.history[2]["model"] == "a" && p.history[2]["from"] == "b")

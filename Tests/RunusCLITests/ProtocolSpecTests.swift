@@ -7,6 +7,7 @@ import Engine
 import Server
 import Storage
 @testable import Service
+@testable import ModelStore
 @testable import RunusCLI
 
 /// A daemon wired as `runus serve` wires it (ModelReloader, shared Stats), on 127.0.0.1:0, with

@@ -3,6 +3,7 @@ import Foundation
 import RunusCore
 import Storage
 import Engine
+@testable import Datasets
 @testable import RunusCLI
 
 /// The shared runners folder (datasets README), when present: `RUNUS_DATASETS` or

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import RunusCore
+@testable import ModelStore
 @testable import RunusCLI
 
 @Suite("runus report", .serialized)

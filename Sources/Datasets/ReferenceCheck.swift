@@ -4,27 +4,27 @@ import Tracking
 import TrackFormats
 
 /// One row of `reference/expected.csv` checked against our readers and metrics.
-struct ReferenceRow {
-    var file: String
-    var activityIndex: Int?
-    var quantity: String
-    var expected: String
-    var suiteTolerance: String
-    var suite: String
+public struct ReferenceRow {
+    public var file: String
+    public var activityIndex: Int?
+    public var quantity: String
+    public var expected: String
+    public var suiteTolerance: String
+    public var suite: String
     /// Our value from the track (Tracking's RunMetrics) or the reader's outcome; nil = not defined.
-    var ours: String? = nil
+    public var ours: String? = nil
     /// The device total our reader found in the file, when the quantity has one.
-    var device: String? = nil
+    public var device: String? = nil
     /// Our parsed samples summarised with the suite's own documented definition (record 0114).
-    var suiteDefinition: String? = nil
-    var tolerance = ""
-    var verdict = "n/a"
+    public var suiteDefinition: String? = nil
+    public var tolerance = ""
+    public var verdict = "n/a"
 }
 
 /// Builds the reference table (record 0114 states the tolerances and definitions).
-enum ReferenceCheck {
+public enum ReferenceCheck {
     /// Splits one CSV line with double-quoted cells.
-    static func cells(_ line: Substring) -> [String] {
+    public static func cells(_ line: Substring) -> [String] {
         var out: [String] = [], cell = "", quoted = false
         var it = line.makeIterator()
         while let c = it.next() {
@@ -38,7 +38,7 @@ enum ReferenceCheck {
         return out
     }
 
-    static func rows(dataset: String) throws -> [ReferenceRow] {
+    public static func rows(dataset: String) throws -> [ReferenceRow] {
         let text = String(decoding: try TrackFiles.bytes(dataset + "/reference/expected.csv"), as: UTF8.self)
         return text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).dropFirst().compactMap { line in
             let c = cells(line)
@@ -51,7 +51,7 @@ enum ReferenceCheck {
     /// Our tolerance for a quantity given the expected value: the issue's for distance (0.5 % or
     /// 5 m), times (1 s) and climb (10 % or 5 m); otherwise the suite's own (an `exact` integer
     /// compares after rounding, ±0.5).
-    static func tolerance(_ q: String, expected: Double, suite: String) -> (Double, String) {
+    public static func tolerance(_ q: String, expected: Double, suite: String) -> (Double, String) {
         switch q {
         case "distance_m": return (max(0.005 * abs(expected), 5), "0.5% or 5 m")
         case "elapsed_time_s", "moving_time_s", "timer_time_s": return (1, "1 s")
@@ -63,7 +63,7 @@ enum ReferenceCheck {
         }
     }
 
-    static func check(dataset: String) throws -> [ReferenceRow] {
+    public static func check(dataset: String) throws -> [ReferenceRow] {
         var rows = try rows(dataset: dataset)
         var cache: [String: Result<[Activity], TrackReadError>] = [:]
         var metricsCache: [String: RunMetrics] = [:]
@@ -134,9 +134,9 @@ enum ReferenceCheck {
             case "n_laps": device = Double(a.laps.count)
             default: break
             }
-            r.ours = ours.map { TrackCommand.fmt($0, 1) }
-            r.device = device.map { TrackCommand.fmt($0, 1) }
-            r.suiteDefinition = suiteDef.map { TrackCommand.fmt($0, 1) }
+            r.ours = ours.map { FixedDecimals.text($0, 1) }
+            r.device = device.map { FixedDecimals.text($0, 1) }
+            r.suiteDefinition = suiteDef.map { FixedDecimals.text($0, 1) }
             if r.suiteTolerance == "absent" {
                 r.tolerance = "absent"
                 r.verdict = ours == nil && device == nil ? "pass" : "fail"
@@ -156,7 +156,7 @@ enum ReferenceCheck {
         return rows
     }
 
-    static func markdown(_ rows: [ReferenceRow]) -> String {
+    public static func markdown(_ rows: [ReferenceRow]) -> String {
         var s = "| file | act | quantity | expected | ours | device | suite definition | tolerance | verdict |\n|---|---|---|---|---|---|---|---|---|\n"
         for r in rows {
             s += "| \(r.file) | \(r.activityIndex.map(String.init) ?? "") | \(r.quantity) | \(r.expected) | \(r.ours ?? "–") | \(r.device ?? "–") | \(r.suiteDefinition ?? "–") | \(r.tolerance) | \(r.verdict) |\n"
@@ -164,7 +164,7 @@ enum ReferenceCheck {
         return s
     }
 
-    static func summary(_ rows: [ReferenceRow]) -> String {
+    public static func summary(_ rows: [ReferenceRow]) -> String {
         var byVerdict: [String: Int] = [:]
         for r in rows { byVerdict[r.verdict, default: 0] += 1 }
         var perQuantity: [String: (pass: Int, device: Int, suite: Int, fail: Int)] = [:]

@@ -13,31 +13,33 @@ import Learning
 /// keeps every action. The file is replaced atomically (write a temporary file, then rename):
 /// a daemon reading it mid-promotion sees the old or the new file, never half of one
 /// (docs/decisions/0614).
-struct ModelsRegistry {
-    let root: String
-    static let promotionsName = "promotions.json"
-    static let defaultName = "default"
+public struct ModelsRegistry {
+    public let root: String
+    public static let promotionsName = "promotions.json"
+    public static let defaultName = "default"
 
-    struct Entry {
-        let name: String
-        let directory: String
-        let artifact: AnyModelArtifact?
+    public init(root: String) { self.root = root }
+
+    public struct Entry {
+        public let name: String
+        public let directory: String
+        public let artifact: AnyModelArtifact?
         /// Why the artifact could not be read, when it could not.
-        let problem: String?
+        public let problem: String?
     }
 
-    struct Promotions {
-        var promoted: [String] = []
-        var history: [JSONValue] = []
+    public struct Promotions {
+        public var promoted: [String] = []
+        public var history: [JSONValue] = []
     }
 
-    var promotionsPath: String { root + "/" + Self.promotionsName }
+    public var promotionsPath: String { root + "/" + Self.promotionsName }
 
     /// Every sub-directory holding a model.json, sorted by name.
-    func entries() throws -> [Entry] {
+    public func entries() throws -> [Entry] {
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: root) } catch {
-            throw CLIError("model registry \(root): cannot list it: \(error.localizedDescription)")
+            throw ModelStoreError("model registry \(root): cannot list it: \(error.localizedDescription)")
         }
         return names.sorted().compactMap { name in
             let directory = root + "/" + name
@@ -50,53 +52,56 @@ struct ModelsRegistry {
         }
     }
 
-    func readPromotions() throws -> Promotions {
+    public func readPromotions() throws -> Promotions {
         guard let data = FileManager.default.contents(atPath: promotionsPath) else { return Promotions() }
         let document: JSONValue
         do { document = try JSONParser.parse(Array(data)) } catch {
-            throw CLIError("\(promotionsPath): not JSON: \(error)")
+            throw ModelStoreError("\(promotionsPath): not JSON: \(error)")
         }
         guard let stack = document["promoted"]?.arrayValue, let history = document["history"]?.arrayValue else {
-            throw CLIError("\(promotionsPath): expected an object with arrays 'promoted' and 'history'")
+            throw ModelStoreError("\(promotionsPath): expected an object with arrays 'promoted' and 'history'")
         }
         let names = try stack.map { value -> String in
-            guard let s = value.stringValue else { throw CLIError("\(promotionsPath): 'promoted' holds \(JSONWriter.string(value)), expected model names") }
+            guard let s = value.stringValue else { throw ModelStoreError("\(promotionsPath): 'promoted' holds \(JSONWriter.string(value)), expected model names") }
             return s
         }
         return Promotions(promoted: names, history: history)
     }
 
-    func writePromotions(_ p: Promotions) throws {
+    public func writePromotions(_ p: Promotions) throws {
         let document: JSONValue = ["format_version": 1, "promoted": .array(p.promoted.map { .string($0) }), "history": .array(p.history)]
         let temporary = promotionsPath + ".tmp-\(getpid())"
         do {
             try Data(JSONWriter.bytes(document) + [0x0A]).write(to: URL(fileURLWithPath: temporary))
             guard rename(temporary, promotionsPath) == 0 else {
-                throw CLIError("rename \(temporary) → \(promotionsPath): \(String(cString: strerror(errno)))")
+                throw ModelStoreError("rename \(temporary) → \(promotionsPath): \(String(cString: strerror(errno)))")
             }
         } catch {
             try? FileManager.default.removeItem(atPath: temporary)
-            throw CLIError("model registry: cannot write \(promotionsPath): \(error)")
+            throw ModelStoreError("model registry: cannot write \(promotionsPath): \(error)")
         }
     }
 
     /// The name of the model served: the top of the promotion stack, else `default`.
-    func servedName() throws -> String { try readPromotions().promoted.last ?? Self.defaultName }
+    public func servedName() throws -> String { try readPromotions().promoted.last ?? Self.defaultName }
 
     /// The directory of the served model; throws when it has no model.json.
-    func servedDirectory() throws -> String {
+    public func servedDirectory() throws -> String {
         let name = try servedName()
         let directory = root + "/" + name
         guard FileManager.default.fileExists(atPath: directory + "/" + ModelFiles.artifactName) else {
-            throw CLIError("model registry \(root): the served model '\(name)' has no \(ModelFiles.artifactName)")
+            throw ModelStoreError("model registry \(root): the served model '\(name)' has no \(ModelFiles.artifactName)")
         }
         return directory
     }
 
+    /// A directory name directly inside the registry: not empty, no `/`, not `.` or `..`.
+    public static func isModelName(_ name: String) -> Bool { !name.isEmpty && !name.contains("/") && name != "." && name != ".." }
+
     /// Promotes `name` after checking that it loads and scores with this build's schema.
-    func promote(_ name: String, at instant: EpochSeconds) throws -> LoadedModel {
-        guard !name.isEmpty, !name.contains("/"), name != "." && name != ".." else {
-            throw UsageError("models promote: '\(name)' is not a model name (a directory in \(root))")
+    public func promote(_ name: String, at instant: EpochSeconds) throws -> LoadedModel {
+        guard Self.isModelName(name) else {
+            throw ModelStoreError("models promote: '\(name)' is not a model name (a directory in \(root))")
         }
         let loaded = try ModelFiles.load(from: root + "/" + name)
         var p = try readPromotions()
@@ -107,10 +112,10 @@ struct ModelsRegistry {
     }
 
     /// Pops the current promotion; returns (rolled back, now served).
-    func rollback(at instant: EpochSeconds) throws -> (from: String, to: String) {
+    public func rollback(at instant: EpochSeconds) throws -> (from: String, to: String) {
         var p = try readPromotions()
         guard let from = p.promoted.popLast() else {
-            throw CLIError("models rollback: nothing is promoted in \(root); '\(Self.defaultName)' is served already")
+            throw ModelStoreError("models rollback: nothing is promoted in \(root); '\(Self.defaultName)' is served already")
         }
         let to = p.promoted.last ?? Self.defaultName
         let version = (try? ModelFiles.readAny(from: root + "/" + to))?.modelVersion ?? "?"
@@ -119,7 +124,7 @@ struct ModelsRegistry {
         return (from, to)
     }
 
-    static func event(_ action: String, _ model: String, _ version: String, _ instant: EpochSeconds, from: String? = nil) -> JSONValue {
+    public static func event(_ action: String, _ model: String, _ version: String, _ instant: EpochSeconds, from: String? = nil) -> JSONValue {
         var e: [String: JSONValue] = ["action": .string(action), "model": .string(model), "model_version": .string(version),
                                       "at": .string(Date(timeIntervalSince1970: instant).formatted(.iso8601))]
         if let from { e["from"] = .string(from) }
@@ -129,15 +134,15 @@ struct ModelsRegistry {
 
 /// Where the daemon takes its model: a fixed directory (`serve --model DIR`), or the registry's
 /// served model, resolved again at every reload (`serve --models DIR`).
-enum ModelSource: Sendable {
+public enum ModelSource: Sendable {
     case directory(String)
     case registry(String)
 
-    init(model: String?, models: String) throws {
+    public init(model: String?, models: String) throws {
         self = model.map { .directory($0) } ?? .registry(models)
     }
 
-    func directory() throws -> String {
+    public func directory() throws -> String {
         switch self {
         case .directory(let d): return d
         case .registry(let root): return try ModelsRegistry(root: root).servedDirectory()

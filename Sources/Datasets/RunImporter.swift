@@ -3,30 +3,30 @@ import Storage
 import Training
 
 /// What an import did, for the summary.
-struct ImportReport: Equatable {
+public struct ImportReport: Equatable {
     /// Runs stored by this import, with and without a track.
-    var importedTracks = 0
-    var importedSummaries = 0
+    public var importedTracks = 0
+    public var importedSummaries = 0
     /// Fixes in the stored tracks.
-    var points = 0
+    public var points = 0
     /// Items (runs or files) already in the database.
-    var alreadyPresent = 0
+    public var alreadyPresent = 0
     /// Skipped activities by reason ("sport ride", "start before 2001 …").
-    var skipped: [String: Int] = [:]
+    public var skipped: [String: Int] = [:]
     /// Items that could not be read: name and error, in item order.
-    var failed: [(name: String, message: String)] = []
+    public var failed: [(name: String, message: String)] = []
     /// Users created by this import (existing profiles are left as they are).
-    var usersCreated = 0
+    public var usersCreated = 0
 
-    var imported: Int { importedTracks + importedSummaries }
+    public var imported: Int { importedTracks + importedSummaries }
 
-    static func == (a: ImportReport, b: ImportReport) -> Bool {
+    public static func == (a: ImportReport, b: ImportReport) -> Bool {
         a.importedTracks == b.importedTracks && a.importedSummaries == b.importedSummaries && a.points == b.points
             && a.alreadyPresent == b.alreadyPresent && a.skipped == b.skipped && a.usersCreated == b.usersCreated
             && a.failed.map(\.name) == b.failed.map(\.name) && a.failed.map(\.message) == b.failed.map(\.message)
     }
 
-    mutating func add(_ result: ImportResult) {
+    public mutating func add(_ result: ImportResult) {
         switch result {
         case .run: preconditionFailure("ImportReport.add: runs are counted when stored")
         case .present: alreadyPresent += 1
@@ -40,14 +40,19 @@ struct ImportReport: Equatable {
 /// writer stores the runs in item order, one transaction per batch (record 0602). The same
 /// items give the same rows in the same order, so an import is reproducible and a repeat
 /// changes nothing (the run ids are deterministic, and stored ids are not read again).
-struct RunImporter {
-    let store: SQLiteStore
+public struct RunImporter {
+    public let store: SQLiteStore
     /// Items converted in parallel before their runs are written in one transaction, ≥ 1.
-    var batchSize = 64
+    public var batchSize = 64
+
+    public init(store: SQLiteStore, batchSize: Int = 64) {
+        self.store = store
+        self.batchSize = batchSize
+    }
 
     /// Creates the missing users, then imports every item. `profiles` must name every runner of
     /// `items`; a corrupt item fails alone.
-    func run(items: [ImportItem], profiles: [UserProfile], progress: ImportProgress?) throws -> ImportReport {
+    public func run(items: [ImportItem], profiles: [UserProfile], progress: (any ProgressReporter)?) throws -> ImportReport {
         precondition(batchSize >= 1, "RunImporter: batchSize must be ≥ 1")
         var report = ImportReport()
         var existing: [UserID: Set<String>] = [:]

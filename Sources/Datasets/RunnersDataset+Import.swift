@@ -4,18 +4,18 @@ import RunusCore
 /// A runners folder as import items (layout: the datasets README; `runners.csv`,
 /// `activities.csv`, `tracks/<runner>/<activity_id>.csv.gz`).
 extension RunnersDataset {
-    struct ImportPlan {
-        var items: [ImportItem] = []
+    public struct ImportPlan {
+        public var items: [ImportItem] = []
         /// One per runner, ordered by id: time zone from the runner's usual UTC offset.
-        var profiles: [UserProfile] = []
+        public var profiles: [UserProfile] = []
         /// Rows left out before reading anything, by reason.
-        var skipped: [String: Int] = [:]
+        public var skipped: [String: Int] = [:]
         /// Rows that could not be read (a bad date or number), by "activities.csv:LINE".
-        var failed: [(name: String, message: String)] = []
+        public var failed: [(name: String, message: String)] = []
     }
 
     /// The import items of the folder at `folder`, in `activities.csv` order.
-    static func importPlan(folder: String) throws -> ImportPlan {
+    public static func importPlan(folder: String) throws -> ImportPlan {
         let file = try ActivitiesFile(folder: folder, whenMissing: "not a runners dataset folder: runners.csv, activities.csv, tracks/")
         let (header, lines, column) = (file.header, file.lines, file.column)
         let cRunner = try column("runner"), cID = try column("activity_id"), cSport = try column("sport")
@@ -71,7 +71,7 @@ extension RunnersDataset {
     /// A time-zone name for a fixed UTC offset in seconds (record 0603): "UTC" for 0, the IANA
     /// `Etc/GMT∓h` zone for whole hours (note the inverted sign: Etc/GMT-8 is UTC+8), else
     /// Foundation's fixed-offset form "GMT+hhmm". Every result resolves to the offset itself.
-    static func zoneName(utcOffset seconds: Int) -> String {
+    public static func zoneName(utcOffset seconds: Int) -> String {
         if seconds == 0 { return "UTC" }
         if seconds % 3600 == 0, (-12...14).contains(seconds / 3600) {
             let h = seconds / 3600
@@ -83,7 +83,7 @@ extension RunnersDataset {
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ` as Unix seconds (the dataset's only layout), nil otherwise.
-    static func isoInstant(_ text: String) -> EpochSeconds? {
+    public static func isoInstant(_ text: String) -> EpochSeconds? {
         let b = Array(text.utf8)
         guard b.count == 20, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A, b[19] == 0x5A else {
             return nil

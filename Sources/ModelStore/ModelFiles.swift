@@ -2,29 +2,29 @@ import Foundation
 import Learning
 
 /// A model directory on disk: `model.json` (the artifact) and `MODEL_CARD.md`.
-enum ModelFiles {
-    static let artifactName = "model.json"
-    static let cardName = "MODEL_CARD.md"
+public enum ModelFiles {
+    public static let artifactName = "model.json"
+    public static let cardName = "MODEL_CARD.md"
 
-    static func write(artifact: ModelArtifact, card: String, to directory: String) throws {
+    public static func write(artifact: ModelArtifact, card: String, to directory: String) throws {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             try Data(artifact.encode()).write(to: URL(fileURLWithPath: directory + "/" + artifactName), options: .atomic)
             try Data(card.utf8).write(to: URL(fileURLWithPath: directory + "/" + cardName), options: .atomic)
         } catch {
-            throw CLIError("cannot write the model to \(directory): \(error.localizedDescription)")
+            throw ModelStoreError("cannot write the model to \(directory): \(error.localizedDescription)")
         }
     }
 
-    static func read(from directory: String) throws -> ModelArtifact {
+    public static func read(from directory: String) throws -> ModelArtifact {
         let path = directory + "/" + artifactName
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw CLIError("no model artifact at \(path)")
+            throw ModelStoreError("no model artifact at \(path)")
         }
         do {
             return try ModelArtifact.decode(Array(data))
         } catch {
-            throw CLIError("\(path): \(error)")
+            throw ModelStoreError("\(path): \(error)")
         }
     }
 }

@@ -5,21 +5,21 @@ import TrackFormats
 import Engine
 
 /// What a dataset row says about an activity without reading its track: the platform's summary.
-struct ImportSummary: Sendable, Equatable {
+public struct ImportSummary: Sendable, Equatable {
     /// Start, Unix seconds.
-    var start: EpochSeconds
+    public var start: EpochSeconds
     /// Distance in metres, > 0.
-    var distance: Meters
+    public var distance: Meters
     /// Moving time in seconds, > 0 (the platform's own definition).
-    var moving: Seconds
+    public var moving: Seconds
     /// Elapsed time in seconds; the moving time when the summary has none.
-    var elapsed: Seconds
+    public var elapsed: Seconds
 }
 
 /// One unit of import work: a track file of one runner, a dataset track (with its summary as a
 /// fallback), or a dataset summary without a track.
-struct ImportItem: Sendable {
-    enum Source: Sendable {
+public struct ImportItem: Sendable {
+    public enum Source: Sendable {
         /// A file whose activities become runs (ids from the content hash, record 0601).
         case file(path: String)
         /// A dataset track, its sport already known to be a run; the summary, when there is one,
@@ -29,18 +29,22 @@ struct ImportItem: Sendable {
         case summary(ImportSummary)
     }
 
-    let runner: UserID
-    let source: Source
+    public let runner: UserID
+    public let source: Source
     /// The stored run id when it is known before reading (dataset rows), else nil.
-    let runID: String?
+    public let runID: String?
     /// Names the item in messages: the file path, or "runner_b activity 12".
-    let name: String
+    public let name: String
     /// Body mass for calories, kg; nil when unknown.
-    var weightKg: Double? = nil
+    public var weightKg: Double? = nil
+
+    public init(runner: UserID, source: Source, runID: String?, name: String, weightKg: Double? = nil) {
+        self.runner = runner; self.source = source; self.runID = runID; self.name = name; self.weightKg = weightKg
+    }
 }
 
 /// What one item gave: runs to store, reasons for skipping, failures.
-enum ImportResult: Sendable {
+public enum ImportResult: Sendable {
     case run(RunRecord, points: Int)
     /// Already in the database: nothing read beyond what the id needed.
     case present
@@ -50,18 +54,18 @@ enum ImportResult: Sendable {
 
 /// Turns items into run records. Pure apart from reading the item's file; safe to call from
 /// several threads at once.
-enum ImportConversion {
+public enum ImportConversion {
     /// Where imported runs come from (`RunRecord.source`).
-    static let source = "import"
+    public static let source = "import"
 
     /// Runs starting before this instant are skipped: device clocks reset to 1970, 1989 (the FIT
     /// epoch) or 2000 (datasets README, record 0601). 2001-01-01T00:00:00Z, Unix seconds.
-    static let earliestStart: EpochSeconds = 978_307_200
+    public static let earliestStart: EpochSeconds = 978_307_200
 
-    static let bogusClockReason = "start before 2001 (device clock reset)"
+    public static let bogusClockReason = "start before 2001 (device clock reset)"
 
     /// The results of one item. `existing` holds the run ids already stored for the runner.
-    static func convert(_ item: ImportItem, existing: Set<String>) -> [ImportResult] {
+    public static func convert(_ item: ImportItem, existing: Set<String>) -> [ImportResult] {
         if let id = item.runID, existing.contains(id) { return [.present] }
         switch item.source {
         case .summary(let summary):
@@ -86,7 +90,7 @@ enum ImportConversion {
     }
 
     /// Every activity of a file of one runner: runs are kept, other sports skipped.
-    static func convertFile(_ path: String, item: ImportItem, existing: Set<String>) -> [ImportResult] {
+    public static func convertFile(_ path: String, item: ImportItem, existing: Set<String>) -> [ImportResult] {
         do {
             var bytes = try TrackFiles.bytes(path)
             if Gzip.isGzip(bytes) { bytes = try Gzip.decompress(bytes, name: path) }
@@ -111,24 +115,24 @@ enum ImportConversion {
 
     /// The stored id of activity `k` of a file: the file's content hash (decompressed bytes),
     /// so the same file imported again, gzipped or not, under any name, is the same run.
-    static func fileRunID(runner: UserID, hash: String, activity k: Int) -> String {
+    public static func fileRunID(runner: UserID, hash: String, activity k: Int) -> String {
         "import-\(hash)" + (k == 0 ? "" : "-\(k)")
     }
 
     /// The stored id of a dataset activity.
-    static func datasetRunID(runner: UserID, activityID: String) -> String {
+    public static func datasetRunID(runner: UserID, activityID: String) -> String {
         "dataset-\(activityID)"
     }
 
     /// FNV-1a 64 of the bytes, as 16 hex digits.
-    static func contentHash(_ bytes: [UInt8]) -> String { FNV1a.hex(of: bytes) }
+    public static func contentHash(_ bytes: [UInt8]) -> String { FNV1a.hex(of: bytes) }
 
     /// A run built from a track exactly as `runs.ingest` builds it (RunIngestion: metrics with
     /// vehicle parts removed, the track as given in compact form), with source "import".
     /// Nil when the track has fewer than 2 usable fixes. Fixes without a finite time or position
     /// are dropped first (they carry nothing the metrics could use, and the codec stores finite
     /// values only); non-finite elevations, heart rates and cadences become absent.
-    static func trackRun(_ raw: Track, id: String, runner: UserID, weightKg: Double?) -> ImportResult? {
+    public static func trackRun(_ raw: Track, id: String, runner: UserID, weightKg: Double?) -> ImportResult? {
         let track = sanitized(raw)
         let metrics = RunMetrics(track: track, weightKg: weightKg)
         guard metrics.profile.times.count >= 2, metrics.elapsed > 0 else { return nil }
@@ -140,13 +144,13 @@ enum ImportConversion {
     }
 
     /// A summary-only run: the summary's distance, moving and elapsed time, no climb, no track.
-    static func summaryRun(_ s: ImportSummary, id: String, runner: UserID) -> ImportResult {
+    public static func summaryRun(_ s: ImportSummary, id: String, runner: UserID) -> ImportResult {
         guard s.start >= earliestStart else { return .skipped(reason: bogusClockReason) }
         return .run(RunRecord(id: id, userID: runner, startTime: s.start, distance: s.distance, elapsed: s.elapsed,
                               moving: s.moving, elevationGain: 0, calories: nil, source: source, track: nil), points: 0)
     }
 
-    static func sanitized(_ track: Track) -> Track {
+    public static func sanitized(_ track: Track) -> Track {
         func finite(_ x: Double?) -> Double? { x.flatMap { $0.isFinite ? $0 : nil } }
         var points: [TrackPoint] = []
         points.reserveCapacity(track.points.count)

@@ -4,52 +4,52 @@ import Engine
 import Learning
 
 /// A model directory read and ready to serve: the artifact (any kind) and its scorer.
-struct LoadedModel: Sendable {
-    let artifact: AnyModelArtifact
-    let scorer: any MissionScorer
+public struct LoadedModel: Sendable {
+    public let artifact: AnyModelArtifact
+    public let scorer: any MissionScorer
     /// The directory it was read from.
-    let directory: String
+    public let directory: String
 }
 
 extension ModelFiles {
     /// Reads DIR/model.json of any kind (logistic regression or gradient boosting).
-    static func readAny(from directory: String) throws -> AnyModelArtifact {
+    public static func readAny(from directory: String) throws -> AnyModelArtifact {
         let path = directory + "/" + artifactName
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw CLIError("no model artifact at \(path)")
+            throw ModelStoreError("no model artifact at \(path)")
         }
         do {
             return try AnyModelArtifact.decode(Array(data))
         } catch {
-            throw CLIError("\(path): \(error)")
+            throw ModelStoreError("\(path): \(error)")
         }
     }
 
     /// The one loader used by `serve`, `model.reload`, `simulate-policy` and `models compare`:
     /// reads any artifact kind and builds its scorer, refusing a foreign feature schema.
-    static func load(from directory: String) throws -> LoadedModel {
+    public static func load(from directory: String) throws -> LoadedModel {
         let artifact = try readAny(from: directory)
         do {
             return LoadedModel(artifact: artifact, scorer: try MissionScorers.make(artifact), directory: directory)
         } catch {
-            throw CLIError("\(directory)/\(artifactName): \(error)")
+            throw ModelStoreError("\(directory)/\(artifactName): \(error)")
         }
     }
 
-    static func write(artifact: AnyModelArtifact, card: String, to directory: String) throws {
+    public static func write(artifact: AnyModelArtifact, card: String, to directory: String) throws {
         switch artifact {
         case .logisticRegression(let a): try write(artifact: a, card: card, to: directory)
         case .gradientBoosting(let a): try write(bytes: a.encode(), card: card, to: directory)
         }
     }
 
-    static func write(bytes: [UInt8], card: String, to directory: String) throws {
+    public static func write(bytes: [UInt8], card: String, to directory: String) throws {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             try Data(bytes).write(to: URL(fileURLWithPath: directory + "/" + artifactName), options: .atomic)
             try Data(card.utf8).write(to: URL(fileURLWithPath: directory + "/" + cardName), options: .atomic)
         } catch {
-            throw CLIError("cannot write the model to \(directory): \(error.localizedDescription)")
+            throw ModelStoreError("cannot write the model to \(directory): \(error.localizedDescription)")
         }
     }
 }

@@ -4,19 +4,12 @@ import Engine
 
 /// Reads `../shared/datasets/runners/activities.csv` (see that folder's README): the summary
 /// of every activity. Used for evaluation only; nothing read here is written into the repository.
-enum RunnersDataset {
-    /// The dataset folder: `--dataset`, else `$RUNUS_DATASETS/runners`, else `../shared/datasets/runners`.
-    static func folder(_ argument: String?) -> String {
-        if let argument { return argument }
-        if let root = ProcessInfo.processInfo.environment["RUNUS_DATASETS"] { return root + "/runners" }
-        return "../shared/datasets/runners"
-    }
-
+public enum RunnersDataset {
     /// Plausible running speeds for a summary to count as a run effort, m/s (5.4–25 km/h).
-    static let speedRange = 1.5...7.0
+    public static let speedRange = 1.5...7.0
 
     /// Runs with a summary distance and moving time, per runner.
-    static func runEfforts(folder: String) throws -> [String: [Effort]] {
+    public static func runEfforts(folder: String) throws -> [String: [Effort]] {
         let file = try ActivitiesFile(folder: folder, whenMissing: "pass --dataset DIR or set RUNUS_DATASETS")
         let (path, header, lines, column) = (file.path, file.header, file.lines, file.column)
         let (cRunner, cSport, cStart, cDistance, cMoving) = (try column("runner"), try column("sport"), try column("start_utc"),
@@ -25,7 +18,7 @@ enum RunnersDataset {
         let iso = Date.ISO8601FormatStyle()
         for (n, line) in lines.enumerated() {
             let f = CSV.fields(line)
-            guard f.count == header.count else { throw CLIError("\(path):\(n + 2): \(f.count) fields, header has \(header.count)") }
+            guard f.count == header.count else { throw DatasetError("\(path):\(n + 2): \(f.count) fields, header has \(header.count)") }
             guard f[cSport] == "run", let d = Double(f[cDistance]), let t = Double(f[cMoving]), d >= 1000, t > 0,
                   speedRange.contains(d / t), let start = try? iso.parse(f[cStart]) else { continue }
             out[f[cRunner], default: []].append(Effort(time: start.timeIntervalSince1970, distance: d, duration: t))
@@ -35,33 +28,33 @@ enum RunnersDataset {
 }
 
 /// `activities.csv` of a runners folder: its header and its data lines (bytes, LF-separated).
-struct ActivitiesFile {
-    let path: String
-    let header: [String]
-    let lines: [Data]
+public struct ActivitiesFile {
+    public let path: String
+    public let header: [String]
+    public let lines: [Data]
 
     /// Reads `folder/activities.csv`; `whenMissing` says what to do when it cannot be read.
-    init(folder: String, whenMissing: String) throws {
+    public init(folder: String, whenMissing: String) throws {
         path = folder + "/activities.csv"
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw CLIError("cannot read \(path) (\(whenMissing))")
+            throw DatasetError("cannot read \(path) (\(whenMissing))")
         }
         var lines = data.split(separator: 0x0A, omittingEmptySubsequences: true)
-        guard !lines.isEmpty else { throw CLIError("\(path) is empty, expected a header line") }
+        guard !lines.isEmpty else { throw DatasetError("\(path) is empty, expected a header line") }
         header = CSV.fields(lines.removeFirst())
         self.lines = lines
     }
 
     /// The index of the column called `name`; throws naming the file when the header lacks it.
-    func column(_ name: String) throws -> Int {
-        guard let i = header.firstIndex(of: name) else { throw CLIError("\(path): no column '\(name)' in the header") }
+    public func column(_ name: String) throws -> Int {
+        guard let i = header.firstIndex(of: name) else { throw DatasetError("\(path): no column '\(name)' in the header") }
         return i
     }
 }
 
 /// A minimal RFC 4180 field splitter for one line of bytes (quotes and doubled quotes).
-enum CSV {
-    static func fields(_ line: some Collection<UInt8>) -> [String] {
+public enum CSV {
+    public static func fields(_ line: some Collection<UInt8>) -> [String] {
         var fields: [String] = []
         var current: [UInt8] = []
         var quoted = false
