@@ -11,21 +11,14 @@ public enum WatchComparison {
     /// The table of ratios (or, with `details`, one tab-separated line per run). Reads every
     /// track of `dataset/runners` that has a device total over 1 km.
     public static func run(dataset: String, details: Bool = false) throws -> String {
-        let text = String(decoding: try TrackFiles.bytes(dataset + "/runners/activities.csv"), as: UTF8.self)
-        var lines = text.split(separator: "\n")
-        guard !lines.isEmpty else { throw DatasetError("\(dataset)/runners/activities.csv is empty, expected a header line") }
-        let header = ReferenceCheck.cells(lines.removeFirst())
-        func col(_ name: String) throws -> Int {
-            guard let i = header.firstIndex(of: name) else { throw DatasetError("\(dataset)/runners/activities.csv: no column '\(name)'") }
-            return i
-        }
-        let (cRunner, cId, cSport) = (try col("runner"), try col("activity_id"), try col("sport"))
-        let (cRef, cSource, cHas) = (try col("ref_distance_m"), try col("ref_source"), try col("has_track"))
+        let table = try ActivitiesRows(dataset: dataset)
+        let (cRunner, cId, cSport) = (try table.column("runner"), try table.column("activity_id"), try table.column("sport"))
+        let (cRef, cSource, cHas) = (try table.column("ref_distance_m"), try table.column("ref_source"), try table.column("has_track"))
         var found: [Case] = []
-        for line in lines {
-            let c = ReferenceCheck.cells(line)
-            guard c.count == header.count, c[cSport] == "run", c[cHas] == "1", let ref = Double(c[cRef]), ref > 1000 else { continue }
-            found.append(Case(path: "\(dataset)/runners/tracks/\(c[cRunner])/\(c[cId]).csv.gz", reference: ref, source: c[cSource]))
+        for c in table.rows {
+            guard c.count == table.header.count, c[cSport] == "run", c[cHas] == "1", let ref = Double(c[cRef]), ref > 1000 else { continue }
+            found.append(Case(path: ActivitiesRows.trackPath(dataset: dataset, runner: c[cRunner], activity: c[cId]),
+                              reference: ref, source: c[cSource]))
         }
         let cases = found
         // Variants of our metric, to show which rule moves the tails (diagnostic, record 0114).

@@ -11,6 +11,9 @@ public enum IngestError: Error, CustomStringConvertible, Equatable {
     case refused(runID: String, RunRefusal)
     /// The runner has a stored run with this id that no `runs.ingest` answered (an import).
     case runIDTaken(runID: String)
+    /// The run's figures are ones no stored run may have (`RunRecord.checkedForReading`: nothing
+    /// on the ground moves so), so it is refused rather than stored and skipped at every read.
+    case impossible(runID: String, reason: String)
 
     public var description: String {
         switch self {
@@ -19,6 +22,7 @@ public enum IngestError: Error, CustomStringConvertible, Equatable {
             return "run '\(id)' has \(n) usable point(s) after cleaning; at least 2 with increasing times are needed"
         case .refused(let id, let refusal): return "run '\(id)': \(refusal)"
         case .runIDTaken(let id): return "run id '\(id)' is already used by another stored run of this runner (an import); send it under another id"
+        case .impossible(let id, let reason): return "run '\(id)' cannot be a run: \(reason) (record 0230)"
         }
     }
 }
@@ -61,10 +65,17 @@ public final class RunIngestion: Sendable {
             throw IngestError.emptyTrack(runID: clientRunID, points: metrics.profile.times.count)
         }
         let verdict = rules.rewardVerdict(start: metrics.startTime, distance: metrics.distance, moving: metrics.moving, now: now)
-        let run = RunRecord(id: runID, userID: userID, startTime: metrics.startTime, distance: metrics.distance,
+        var run = RunRecord(id: runID, userID: userID, startTime: metrics.startTime, distance: metrics.distance,
                             elapsed: metrics.elapsed, moving: metrics.moving, elevationGain: metrics.elevationGain,
                             calories: metrics.calories, source: "app", track: CompactTrackCodec.encode(track),
                             rewarded: verdict == nil, unrewardedReason: verdict?.code)
+        // Stored only as every later read will take it: a run the read check would skip is
+        // refused now, one it would repair is stored repaired (so no read logs it again).
+        switch run.checkedForReading() {
+        case .valid: break
+        case .repaired(let repaired, _): run = repaired
+        case .skipped(let reason): throw IngestError.impossible(runID: clientRunID, reason: reason)
+        }
         return try store.transaction {
             // A concurrent request may have ingested the same run since the first check.
             if let stored = try store.ingestAnswer(user: userID, runID: runID) { return try JSONParser.parse(stored) }

@@ -14,15 +14,7 @@ public struct LoadedModel: Sendable {
 extension ModelFiles {
     /// Reads DIR/model.json of any kind (logistic regression or gradient boosting).
     public static func readAny(from directory: String) throws -> AnyModelArtifact {
-        let path = directory + "/" + artifactName
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ModelStoreError("no model artifact at \(path)")
-        }
-        do {
-            return try AnyModelArtifact.decode(Array(data))
-        } catch {
-            throw ModelStoreError("\(path): \(error)")
-        }
+        try decodeArtifact(in: directory) { try AnyModelArtifact.decode($0) }
     }
 
     /// The one loader used by `serve`, `model.reload`, `simulate-policy` and `models compare`:

@@ -17,12 +17,17 @@ public enum ModelFiles {
     }
 
     public static func read(from directory: String) throws -> ModelArtifact {
+        try decodeArtifact(in: directory) { try ModelArtifact.decode($0) }
+    }
+
+    /// DIR/model.json decoded by `decode`; errors name the file.
+    static func decodeArtifact<A>(in directory: String, _ decode: ([UInt8]) throws -> A) throws -> A {
         let path = directory + "/" + artifactName
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ModelStoreError("no model artifact at \(path)")
         }
         do {
-            return try ModelArtifact.decode(Array(data))
+            return try decode(Array(data))
         } catch {
             throw ModelStoreError("\(path): \(error)")
         }

@@ -23,19 +23,12 @@ enum ReferenceCheckCommand: Command {
     static func run(_ arguments: ParsedArguments, output: OutputSink) throws -> ExitCode {
         let dataset = Environment.datasets(arguments.string("dataset"))
         if arguments.flag("cuts") {
-            let text = String(decoding: try TrackFiles.bytes(dataset + "/runners/activities.csv"), as: UTF8.self)
-            var lines = text.split(separator: "\n")
-            guard !lines.isEmpty else { throw CLIError("\(dataset)/runners/activities.csv is empty, expected a header line") }
-            let header = ReferenceCheck.cells(lines.removeFirst())
-            func col(_ name: String) throws -> Int {
-                guard let i = header.firstIndex(of: name) else { throw CLIError("\(dataset)/runners/activities.csv: no column '\(name)'") }
-                return i
-            }
-            let (cSport, cHas, cRunner, cID) = (try col("sport"), try col("has_track"), try col("runner"), try col("activity_id"))
-            let paths: [String] = lines.compactMap { line in
-                let c = ReferenceCheck.cells(line)
-                guard c.count == header.count, c[cSport] == "run", c[cHas] == "1" else { return nil }
-                return "\(dataset)/runners/tracks/\(c[cRunner])/\(c[cID]).csv.gz"
+            let table = try ActivitiesRows(dataset: dataset)
+            let (cSport, cHas) = (try table.column("sport"), try table.column("has_track"))
+            let (cRunner, cID) = (try table.column("runner"), try table.column("activity_id"))
+            let paths: [String] = table.rows.compactMap { c in
+                guard c.count == table.header.count, c[cSport] == "run", c[cHas] == "1" else { return nil }
+                return ActivitiesRows.trackPath(dataset: dataset, runner: c[cRunner], activity: c[cID])
             }
             let r: [Int] = ParallelMap.map(count: paths.count) { i in
                 guard let bytes = try? TrackFiles.bytes(paths[i]),

@@ -37,7 +37,7 @@ enum WireErrors {
             return RequestError(code: .internal, message: message)
         case IngestError.refused(_, let refusal):
             return .badRequest(message, field: "points", index: refusal.index)
-        case IngestError.emptyTrack:
+        case IngestError.emptyTrack, IngestError.impossible:
             return .badRequest(message, field: "points")
         case IngestError.runIDTaken:
             return .badRequest(message, field: "run_id")
