@@ -31,22 +31,7 @@ public final class LineClient {
         self.address = address
         self.timeout = timeout
         Sys.ignoreSIGPIPE()
-        let socketAddress = try SocketAddress(address)
-        fd = try Sys.socket(domain: socketAddress.family, type: Int32(SOCK_STREAM.rawValue))
-        do {
-            if try !Sys.connect(fd, socketAddress) {
-                try wait(for: Int16(POLLOUT), "connect to \(address)")
-                let status = try Sys.getOption(fd, level: SOL_SOCKET, name: SO_ERROR, label: "SO_ERROR")
-                if status != 0 { throw SystemError(call: "connect \(address)", errno: status) }
-            }
-            if case .tcp = address {
-                try Sys.setOption(fd, level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: 1, label: "TCP_NODELAY")
-            }
-        } catch {
-            Sys.close(fd)
-            fd = -1
-            throw error
-        }
+        fd = try Sys.connectedSocket(to: address, timeout: timeout)
     }
 
     deinit { close() }

@@ -164,23 +164,7 @@ final class LoadConnection: EventSource {
         self.request = request
         self.state = state
         self.loop = loop
-        let socketAddress = try SocketAddress(address)
-        fd = try Sys.socket(domain: socketAddress.family, type: Int32(SOCK_STREAM.rawValue))
-        do {
-            if try !Sys.connect(fd, socketAddress) {
-                guard try Sys.poll(fd, events: Int16(POLLOUT), timeoutMilliseconds: 10_000) != 0 else {
-                    throw ServerError.timedOut("connect to \(address)")
-                }
-                let status = try Sys.getOption(fd, level: SOL_SOCKET, name: SO_ERROR, label: "SO_ERROR")
-                if status != 0 { throw SystemError(call: "connect \(address)", errno: status) }
-            }
-            if case .tcp = address {
-                try Sys.setOption(fd, level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: 1, label: "TCP_NODELAY")
-            }
-        } catch {
-            Sys.close(fd)
-            throw error
-        }
+        fd = try Sys.connectedSocket(to: address, timeout: .seconds(10))
     }
 
     /// Sends `auth` and waits (blocking, up to 10 s) for a successful answer.

@@ -259,3 +259,31 @@ enum Sys {
         return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
     }
 }
+
+extension Sys {
+    /// A non-blocking client socket connected to `address` (TCP_NODELAY on TCP), for
+    /// `LineClient` and the load generators. Waits up to `timeout` for the connect to finish;
+    /// closes the socket on any failure.
+    static func connectedSocket(to address: ServerAddress, timeout: Duration) throws -> Int32 {
+        let socketAddress = try SocketAddress(address)
+        let fd = try socket(domain: socketAddress.family, type: Int32(SOCK_STREAM.rawValue))
+        do {
+            if try !connect(fd, socketAddress) {
+                let (seconds, attoseconds) = timeout.components
+                let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+                guard try poll(fd, events: Int16(POLLOUT), timeoutMilliseconds: milliseconds) != 0 else {
+                    throw ServerError.timedOut("connect to \(address) after \(timeout)")
+                }
+                let status = try getOption(fd, level: SOL_SOCKET, name: SO_ERROR, label: "SO_ERROR")
+                if status != 0 { throw SystemError(call: "connect \(address)", errno: status) }
+            }
+            if case .tcp = address {
+                try setOption(fd, level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: 1, label: "TCP_NODELAY")
+            }
+            return fd
+        } catch {
+            close(fd)
+            throw error
+        }
+    }
+}
