@@ -105,7 +105,8 @@ enum FartlekDetector {
         let t = profile.times, d = profile.distances
         guard t.count >= 2, averageSpeed > 0 else { return [] }
         let t0 = t[0], t1 = t[t.count - 1]
-        // Monotone interpolation: each cursor only moves forward, so sampling is O(n + seconds).
+        // Monotone interpolation: each cursor only moves forward, so sampling is O(n + seconds
+        // moving), the seconds of gaps skipped (below).
         var cursorLow = 0, cursorHigh = 0
         func distance(at time: EpochSeconds, _ cursor: inout Int) -> Meters {
             if time <= t0 { return d[0] }
@@ -134,6 +135,14 @@ enum FartlekDetector {
                 if time - start >= minDuration {
                     out.append(Surge(from: profile.distance(atTime: start), to: profile.distance(atTime: time), duration: time - start))
                 }
+            }
+            // A whole window inside one step between fixes (a gap) has the step's speed until its
+            // leading edge reaches the next fix: the ratio, and so every decision above, stays as
+            // it is, so skip to the last such second. Without this a fix at t = 1e11 after a run
+            // was 1e11 iterations (found by the fuzzing campaign, record 0212).
+            if a == time - half, b == time + half, cursorLow + 1 < t.count, t[cursorLow] <= a, b <= t[cursorLow + 1] {
+                let last = t0 + (t[cursorLow + 1] - half - t0).rounded(.down)
+                if last > time { time = last }
             }
             time += 1
         }
