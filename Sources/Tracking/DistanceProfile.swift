@@ -105,6 +105,40 @@ public struct DistanceProfile: Sendable {
         return total
     }
 
+    /// `movingDuration` of each range [bounds[r], bounds[r + 1]] in one pass over the profile
+    /// (splits: one call per split was O(fixes × splits), and a mutated file with a
+    /// 20,000 km "track" hung, found by the fuzzing campaign). `bounds` ascending. Each range
+    /// receives the same terms in the same order as its own `movingDuration` call, so the
+    /// results are bit for bit the same.
+    public func movingDurations(between bounds: [Meters]) -> [Seconds] {
+        let k = bounds.count - 1
+        guard k > 0 else { return [] }
+        var out = [Seconds](repeating: 0, count: k)
+        var j = 0  // no range before j can receive anything from here on
+        for i in distances.indices.dropFirst() {
+            if let moving, !moving[i] { continue }
+            let d0 = distances[i - 1], d1 = distances[i], dt = times[i] - times[i - 1]
+            if d1 > d0 {
+                while j < k && bounds[j + 1] <= d0 { j += 1 }
+                var r = j
+                while r < k && bounds[r] < d1 {
+                    let overlap = min(bounds[r + 1], d1) - max(bounds[r], d0)
+                    if overlap > 0 { out[r] += dt * overlap / (d1 - d0) }
+                    r += 1
+                }
+            } else if moving != nil {
+                while j < k && bounds[j + 1] < d0 { j += 1 }
+                var r = j
+                while r < k && bounds[r] <= d0 {
+                    let b = bounds[r + 1]
+                    if d0 < b || d0 == totalDistance && b == totalDistance { out[r] += dt }
+                    r += 1
+                }
+            }
+        }
+        return out
+    }
+
     /// Smallest j with distances[j] >= d (requires distances[0] < d <= total).
     private func firstIndex(reaching d: Meters) -> Int {
         var lo = 0, hi = distances.count - 1         // distances[lo] < d <= distances[hi]

@@ -151,16 +151,18 @@ public struct RunMetrics: Sendable {
     /// not a multiple (a remainder under 1 mm joins the split before it, as rounding).
     static func splits(profile: DistanceProfile, length: Meters) -> [Split] {
         let total = profile.totalDistance
-        var result: [Split] = []
+        var bounds: [Meters] = [0]
         var start: Meters = 0
         while total - start > 1e-3 {
             // A remainder under 1 mm joins this split rather than making its own.
             let end = total - (start + length) <= 1e-3 ? total : start + length
-            result.append(Split(index: result.count + 1, distance: end - start,
-                                duration: profile.movingDuration(from: start, to: end)))
+            bounds.append(end)
             start = end
         }
-        return result
+        let durations = profile.movingDurations(between: bounds)
+        return durations.indices.map { r in
+            Split(index: r + 1, distance: bounds[r + 1] - bounds[r], duration: durations[r])
+        }
     }
 
     /// Gain and loss in metres with hysteresis `threshold` (record 0103): a turn counts only once
