@@ -57,7 +57,7 @@ enum ImportCommand: Command {
         }
         var importer = RunImporter(store: try SQLiteStore(path: dbPath))
         if let batch = try arguments.int("batch", in: 1...100_000) { importer.batchSize = batch }
-        let progress = ImportProgress(label: "import", output: output, interactive: ImportProgress.isTerminal(output))
+        let progress = ProgressOutput(label: "import", output: output, interactive: ProgressOutput.isTerminal(output))
         var report = try importer.run(items: items, profiles: profiles, progress: progress)
         for (reason, n) in preSkipped { report.skipped[reason, default: 0] += n }
         report.failed = preFailed + report.failed

@@ -25,7 +25,7 @@ enum SegmentationCommand: Command {
         let folds = try arguments.int("folds", in: 2...20) ?? 4
         let perSport = try arguments.int("per-sport", in: 1...10_000) ?? 60
         let seed = UInt64(try arguments.int("seed", in: 0...Int(Int32.max)) ?? 145)
-        let progress = ImportProgress(label: "runner tracks", output: output, interactive: ImportProgress.isTerminal(output))
+        let progress = ProgressOutput(label: "runner tracks", output: output, interactive: ProgressOutput.isTerminal(output))
         let tracks = try LabelledDataset.load(root: root, perSport: perSport, seed: seed, progress: progress)
         let heldOut = report(tracks, folds: folds, seed: seed, output: output)
         if let path = arguments.string("outcomes") {

@@ -41,7 +41,8 @@ enum SimulateCommand: Command {
             throw CLIError("\(path) exists; pass --force to replace it")
         }
         let configuration = SimulationConfiguration(runners: runners, days: days, seed: seed, startDay: start)
-        let progress = arguments.flag("quiet") ? nil : ProgressBar(total: runners, label: "simulating", output: output)
+        let progress = arguments.flag("quiet") ? nil
+            : ProgressOutput(label: "simulating", output: output, interactive: ProgressOutput.isTerminal(output))
         let summary = try write(configuration, to: path, progress: progress)
         output.out("""
         wrote \(path): \(summary.runners) runners, \(summary.runs) runs, \(summary.assignments) mission offers \
@@ -55,7 +56,7 @@ enum SimulateCommand: Command {
 
     /// Simulates in batches (runners in parallel on all cores, each from its own random stream)
     /// and writes the batches in runner order, so the file does not depend on thread timing.
-    static func write(_ configuration: SimulationConfiguration, to path: String, progress: ProgressBar?) throws -> Summary {
+    static func write(_ configuration: SimulationConfiguration, to path: String, progress: ProgressOutput?) throws -> Summary {
         let temporary = path + ".partial"
         unlink(temporary)
         var summary = Summary()
@@ -82,7 +83,7 @@ enum SimulateCommand: Command {
                     }
                 }
                 first += count
-                progress?.update(first)
+                progress?.update(done: first, total: configuration.runners)
             }
             try store.close()
         } catch {

@@ -23,7 +23,9 @@ enum TrackCommand: Command {
         let weight = try arguments.double("weight", in: 1...500)
         let json = arguments.flag("json")
         let paths = arguments.positional.flatMap(TrackFiles.expand)
-        let progress = paths.count > 1 && !arguments.flag("quiet") ? ProgressBar(total: paths.count, label: "files", output: output) : nil
+        // Redrawn in place on a terminal, a line per tenth in a log (no carriage returns).
+        let progress = paths.count > 1 && !arguments.flag("quiet")
+            ? ProgressOutput(label: "files", output: output, interactive: ProgressOutput.isTerminal(output)) : nil
         var failed = false
         if !json { output.out(TrackTable.header) }
         for (n, path) in paths.enumerated() {
@@ -42,7 +44,7 @@ enum TrackCommand: Command {
                 output.err((progress == nil ? "" : "\n") + "runus \(name): \(error)\n")
                 failed = true
             }
-            progress?.update(n + 1)
+            progress?.update(done: n + 1, total: paths.count)
         }
         progress?.finish()
         return failed ? .failure : .success

@@ -48,7 +48,7 @@ enum TrainCommand: Command {
         BLASThreads.useOne()  // bit-for-bit reproducible fits (record 0006)
         let store = try SQLiteStore(path: dbPath)
         output.err("reading labelled examples from \(dbPath)…\n")
-        let progress = ImportProgress(label: "history labels", output: output, interactive: ImportProgress.isTerminal(output))
+        let progress = ProgressOutput(label: "history labels", output: output, interactive: ProgressOutput.isTerminal(output))
         let data = try TrainingPipeline.examples(store: store, labels: try LabelsCommand.labelSource(arguments),
                                                  resolver: SystemTimeZones(), progress: progress)
         output.err("training on \(data.examples.count) labelled examples from \(data.runners) runners (\(kind); BLAS kernel \(BLASThreads.kernel), 1 thread)\n")

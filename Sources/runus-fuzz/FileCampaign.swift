@@ -82,6 +82,9 @@ struct FileCampaign {
         let fd = pipe.fileHandleForReading.fileDescriptor
         var buffer: [UInt8] = []
         var current: Int?
+        // The file after the last one the worker finished: a worker that dies between files
+        // (making the next mutated file) is a crash on that one, not the end of the campaign.
+        var nextToStart = from
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
             var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
@@ -104,8 +107,9 @@ struct FileCampaign {
             let n = read(fd, &chunk, chunk.count)
             if n <= 0 {
                 process.waitUntilExit()
-                guard let index = current else { return settings.count }
-                if process.terminationReason == .uncaughtSignal || process.terminationStatus != 0 {
+                let died = process.terminationReason == .uncaughtSignal || process.terminationStatus != 0
+                guard let index = current ?? (died || nextToStart < settings.count ? nextToStart : nil) else { return settings.count }
+                if died || current == nil {
                     let p = problem(index, mutator: mutator, stderrPath: stderrPath, kind: "crash")
                     report.crashes.append(p)
                     say("  crash on file \(index): \(p.signature.message) at \(p.signature.location)\n    \(p.description)")
@@ -118,6 +122,7 @@ struct FileCampaign {
                 let line = String(decoding: buffer[0..<newline], as: UTF8.self)
                 buffer.removeSubrange(0...newline)
                 current = take(line, report: report, current: current)
+                if current == nil, line.hasPrefix("E ") { nextToStart = (Int(line.split(separator: " ")[1]) ?? nextToStart) + 1 }
             }
         }
     }

@@ -27,6 +27,17 @@ struct TrackCommandTests {
 
     func run(_ arguments: [String]) -> (code: ExitCode, out: String, err: String) { runCLI(arguments) }
 
+    @Test("progress over several files is a line per tenth when stderr is not a terminal: no carriage returns in a log")
+    func progressWithoutCarriageReturns() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.cleanup() }
+        for k in 0..<3 { try Self.csv(seconds: 120, speed: 3).write(toFile: dir.file("run\(k).csv"), atomically: true, encoding: .utf8) }
+        let r = run(["track", dir.file("run0.csv"), dir.file("run1.csv"), dir.file("run2.csv")])
+        #expect(r.code == .success, "\(r.err)")
+        #expect(!r.err.contains("\r"))
+        #expect(r.err.contains("files: 3/3 (100 %)"))
+    }
+
     @Test("--json writes the issue's keys: distance, times, pace, km and mile splits, best efforts, heart rate, cadence, segments")
     func jsonRecord() throws {
         let dir = TemporaryDirectory()
@@ -111,7 +122,7 @@ struct TrackCommandTests {
         #expect(lines[1].contains("1.80 km") && lines[1].hasSuffix("a.csv"), "\(lines[1])")
         #expect(lines[2].contains("0.90 km") && lines[2].hasSuffix("b.csv"), "\(lines[2])")
         #expect(r.err.contains(dir.file("c.csv")), "\(r.err)")
-        #expect(r.err.contains("files ["), "progress bar on stderr: \(r.err)")
+        #expect(r.err.contains("files: 3/3 (100 %)") && !r.err.contains("\r"), "progress lines on stderr (not a terminal): \(r.err)")
         let quiet = run(["track", "--quiet", dir.file("a.csv"), dir.file("b.csv")])
         #expect(quiet.code == .success && quiet.err.isEmpty, "\(quiet.err)")
         let alias = run(["metrics", "--json", dir.file("a.csv")])

@@ -5,7 +5,7 @@ import Training
 
 /// Progress on stderr (import, labelled tracks): a bar redrawn in place when stderr is a terminal, else one line
 /// per tenth of the work (logs and pipes get a few readable lines, not carriage returns).
-final class ImportProgress {
+final class ProgressOutput {
     let label: String
     let output: OutputSink
     let interactive: Bool
@@ -34,4 +34,4 @@ final class ImportProgress {
     func finish() { bar?.finish() }
 }
 
-extension ImportProgress: ProgressReporter {}
+extension ProgressOutput: ProgressReporter {}
