@@ -144,6 +144,7 @@ public struct FileMutator: Sendable {
         case 2:
             let stride = g.int(in: 2...6), offset = g.int(in: 0...(stride - 1))
             chosen = Array(Swift.stride(from: offset, to: tokens.count, by: stride))
+            if chosen.isEmpty { chosen = [tokens.count - 1] }  // fewer tokens than the offset
         default:  // swap two timestamps (or numbers): a clock that goes backwards
             let a = g.int(in: 0...(tokens.count - 1))
             let same = tokens.indices.filter { tokens[$0].kind == tokens[a].kind && $0 != a }

@@ -122,6 +122,9 @@ enum FartlekDetector {
         // alike: it starts where the speed last rose through 1.10 × before reaching 1.15 ×.
         var aboveLowSince: EpochSeconds? = nil
         let half = window / 2
+        // Seconds are counted, not accumulated: at 2^53 s (a file's pathological clock) adding
+        // 1 to the time no longer changes it, and the walk would never end.
+        var second = 0
         var time = t0
         while time <= t1 {
             let a = max(t0, time - half), b = min(t1, time + half)
@@ -141,10 +144,11 @@ enum FartlekDetector {
             // it is, so skip to the last such second. Without this a fix at t = 1e11 after a run
             // was 1e11 iterations (found by the fuzzing campaign, record 0212).
             if a == time - half, b == time + half, cursorLow + 1 < t.count, t[cursorLow] <= a, b <= t[cursorLow + 1] {
-                let last = t0 + (t[cursorLow + 1] - half - t0).rounded(.down)
-                if last > time { time = last }
+                let last = Int(saturating: (t[cursorLow + 1] - half - t0).rounded(.down))
+                if last > second { second = last }
             }
-            time += 1
+            second += 1
+            time = t0 + Double(second)
         }
         return out
     }

@@ -151,6 +151,9 @@ public struct RunMetrics: Sendable {
     /// not a multiple (a remainder under 1 mm joins the split before it, as rounding).
     static func splits(profile: DistanceProfile, length: Meters) -> [Split] {
         let total = profile.totalDistance
+        // No run covers more than a stored run may (1,000 km): a file whose clock or positions
+        // are garbage can add up to 10^12 m, and its "splits" filled the memory (file fuzzer).
+        guard total <= RunRecord.maximumStoredDistance else { return [] }
         var bounds: [Meters] = [0]
         var start: Meters = 0
         while total - start > 1e-3 {
