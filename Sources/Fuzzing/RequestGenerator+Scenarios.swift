@@ -41,8 +41,10 @@ extension RequestGenerator {
     }
 
     /// A new runner (an id with a separator, unicode or NUL now and then), or an existing one.
-    mutating func scenarioRunner(now: Double) -> String {
-        if runners.count > 1, g.bernoulli(0.3) { return PathologicalValues.pick(Array(runners.dropFirst()), &g).id }
+    /// `fresh`: always a new runner (a clean run that must be stored as sent: an earlier run of
+    /// the same runner overlapping it would make it a duplicate, record 0231).
+    mutating func scenarioRunner(now: Double, fresh: Bool = false) -> String {
+        if !fresh, runners.count > 1, g.bernoulli(0.3) { return PathologicalValues.pick(Array(runners.dropFirst()), &g).id }
         runnerCount += 1
         let suffixes = ["", "", "", ":x", "-y", "é", "🏃", "\u{0}z", " ", "\u{202E}", ":2026:12", "\\"]
         let id = "\(namespace)-d\(runnerCount)" + PathologicalValues.pick(suffixes, &g)
@@ -54,8 +56,8 @@ extension RequestGenerator {
 
     /// A degenerate (or clean) run for a runner, then requests that read it back.
     mutating func degenerateRun(now: Double) {
-        let user = scenarioRunner(now: now)
         let name = g.bernoulli(0.002) ? "max-points" : PathologicalValues.pick(DegenerateTracks.common, &g)
+        let user = scenarioRunner(now: now, fresh: name.hasPrefix("clean"))
         let (lat, lon) = position()
         let start = runStart(now: now)
         let track = DegenerateTracks.make(name, start: start, lat: lat, lon: lon, scale: configuration.scale, &g)
@@ -171,6 +173,12 @@ extension RequestGenerator {
         }
     }
 
+    /// Operations whose parameters are fuzzed or whose lines are corrupted: all but
+    /// `model.reload` (sent on its own, rarely) and `users.delete`, whose pathological
+    /// variants stay in the deletion scenario (a corrupted or odd id could name a runner whose
+    /// reads must keep working, such as a simulated `runner-0001`).
+    static let fuzzedOperations = OperationCatalog.operations.filter { $0 != "model.reload" && $0 != "users.delete" }
+
     /// `missions.today` answers yesterday to tomorrow in the runner's zone (record 0524): the
     /// runner's today is the UTC day or one either side, so only the UTC day is always inside.
     static func todayExpectation(_ day: CivilDate, now: Double) -> AnswerExpectation {
@@ -193,6 +201,12 @@ extension RequestGenerator {
         enqueue(line("users.export", [u, ("tracks", .raw(g.bernoulli(0.5) ? "true" : "false"))], family: "delete:users.export",
                      expectation: .ok, user: user, barrier: true))
         enqueue(line("users.delete", [u], family: "delete:users.delete", expectation: .ok, user: user, barrier: true))
+        if g.bernoulli(0.3) {
+            // Deleting again, or with an odd id of this namespace (never another runner's).
+            let odd = "\(namespace)-gone" + PathologicalValues.pick(PathologicalValues.strings, &g)
+            enqueue(line("users.delete", [("user", g.bernoulli(0.5) ? .string(user) : .string(odd))], family: "delete:users.delete-odd",
+                         user: user, barrier: true))
+        }
         enqueue(line("users.get", [u], family: "delete:users.get", expectation: .error("not_found"), user: user, barrier: true))
         enqueue(line("runs.get", [u, ("run_id", .string("r1"))], family: "delete:runs.get", expectation: .error("not_found"),
                      user: user, barrier: true))
@@ -201,7 +215,7 @@ extension RequestGenerator {
     /// Every operation with one parameter replaced (or dropped, duplicated, or joined by an
     /// unknown one).
     mutating func pathologicalParameter(now: Double) {
-        let op = PathologicalValues.pick(OperationCatalog.operations.filter { $0 != "model.reload" }, &g)
+        let op = PathologicalValues.pick(Self.fuzzedOperations, &g)
         let context = context(now: now, for: op)
         var p = OperationCatalog.parameters(for: op, context, &g)
         let names = OperationCatalog.parameters[op] ?? []
@@ -213,14 +227,6 @@ extension RequestGenerator {
         case 7: if let first = p.first { p.append((first.0, PathologicalValues.any(&g))) }
         case 8: p.append((PathologicalValues.pick(PathologicalValues.strings, &g), PathologicalValues.any(&g)))
         default: p = p.map { ($0.0, pathologicalValue(for: $0.0, now: now)) }
-        }
-        if op == "users.delete" {
-            // A pathological runner id may name a runner whose reads must keep working (a
-            // simulated `runner-0001`): deletes stay in this connection's namespace.
-            p = p.map { name, value in
-                guard name == "user", case .string(let id) = value, !id.hasPrefix(namespace) else { return (name, value) }
-                return (name, .string("\(namespace)-nobody" + id))
-            }
         }
         enqueue(line(op, p, family: "param:\(op)", user: p.contains { $0.0 == "user" } ? context.user : nil))
     }
@@ -239,7 +245,7 @@ extension RequestGenerator {
     }
 
     mutating func malformed(now: Double) {
-        let op = PathologicalValues.pick(OperationCatalog.operations.filter { $0 != "model.reload" }, &g)
+        let op = PathologicalValues.pick(Self.fuzzedOperations, &g)
         let context = context(now: now, for: op)
         let parameters = OperationCatalog.parameters(for: op, context, &g)
         let request = RawJSON.request(id: id(), op: op, parameters)

@@ -14,6 +14,6 @@ extension LineServer {
     /// Calls `handler` with the id of every connection that closes (on its loop's thread; keep
     /// it short). Set before `start()`.
     public func onConnectionClosed(_ handler: @escaping @Sendable (UInt64) -> Void) {
-        closedHandler.withLock { $0 = handler }
+        closedHandler.withLock { $0 = HandlerBox(handler) }
     }
 }

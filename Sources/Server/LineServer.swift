@@ -33,7 +33,7 @@ public final class LineServer: @unchecked Sendable {
     private let limitedLogs: Mutex<[LimitedLogEvent: LogRateLimiter]>
     /// Which loop owns each open connection (for pushed lines), and who hears of closes.
     let connectionLoopIndex = Mutex<[UInt64: Int]>([:])
-    let closedHandler = Mutex<(@Sendable (UInt64) -> Void)?>(nil)
+    let closedHandler = Mutex<HandlerBox<UInt64>?>(nil)
 
     // Set up in start(); loop 0's state is confined to the thread in run().
     private(set) var loops: [ConnectionLoop] = []
@@ -323,7 +323,7 @@ public final class LineServer: @unchecked Sendable {
     func connectionEnded(id: UInt64) {
         openConnections.subtract(1, ordering: .relaxed)
         connectionLoopIndex.withLock { $0[id] = nil }
-        if let handler = closedHandler.withLock({ $0 }) { handler(id) }
+        if let handler = closedHandler.withLock({ $0 }) { handler.body(id) }
         guard acceptPaused.load(ordering: .relaxed) else { return }
         loops[0].loop.execute { [self] in
             guard acceptPaused.exchange(false, ordering: .relaxed), !draining else { return }

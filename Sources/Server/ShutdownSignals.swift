@@ -15,18 +15,19 @@ enum ShutdownSignals {
     /// The eventfd of the running server (-1: none), read by the C handler.
     private static let wakeFD = Atomic<Int32>(-1)
     /// The one server that owns the signals, and what it runs on one.
-    private static let owner = Mutex<(server: ObjectIdentifier, handler: @Sendable (Int32) -> Void)?>(nil)
+    private static let owner = Mutex<(server: ObjectIdentifier, handler: HandlerBox<Int32>)?>(nil)
 
     static func isOwned(by server: ObjectIdentifier) -> Bool { owner.withLock { $0?.server == server } }
 
     static func handler(for server: ObjectIdentifier) -> (@Sendable (Int32) -> Void)? {
-        owner.withLock { $0?.server == server ? $0?.handler : nil }
+        guard let current = owner.withLock({ $0 }), current.server == server else { return nil }
+        return current.handler.body
     }
 
     /// Makes `server` the owner of SIGTERM/SIGINT (a process has one set of handlers; the
     /// latest caller wins).
     static func install(for server: ObjectIdentifier, _ handler: @escaping @Sendable (Int32) -> Void) {
-        owner.withLock { $0 = (server, handler) }
+        owner.withLock { $0 = (server, HandlerBox(handler)) }
         for signalNumber in signals {
             Sys.installHandler(signalNumber, { number in
                 let savedErrno = Glibc.errno
@@ -67,18 +68,20 @@ enum ShutdownSignals {
 
     /// SIGHUP received and not yet handled.
     private static let pendingReload = Atomic<Bool>(false)
-    private static let reloadOwner = Mutex<(server: ObjectIdentifier, handler: @Sendable () -> Void)?>(nil)
+    private static let reloadOwner = Mutex<(server: ObjectIdentifier, handler: HandlerBox<Void>)?>(nil)
     /// The eventfd of the server owning SIGHUP (-1: none): independent of SIGTERM's owner.
     private static let reloadWakeFD = Atomic<Int32>(-1)
 
     static func reloadHandler(for server: ObjectIdentifier) -> (@Sendable () -> Void)? {
-        reloadOwner.withLock { $0?.server == server ? $0?.handler : nil }
+        guard let current = reloadOwner.withLock({ $0 }), current.server == server else { return nil }
+        let handler = current.handler
+        return { handler.body(()) }
     }
 
     /// Makes SIGHUP set a flag and wake the server (through `attachReload`), whose loop 0 then
     /// runs `handler` on the worker pool.
     static func installReload(for server: ObjectIdentifier, _ handler: @escaping @Sendable () -> Void) {
-        reloadOwner.withLock { $0 = (server, handler) }
+        reloadOwner.withLock { $0 = (server, HandlerBox { _ in handler() }) }
         Sys.installHandler(SIGHUP, { _ in
             let savedErrno = Glibc.errno
             ShutdownSignals.pendingReload.store(true, ordering: .sequentiallyConsistent)
