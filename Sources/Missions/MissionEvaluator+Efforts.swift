@@ -105,6 +105,9 @@ enum FartlekDetector {
         let t = profile.times, d = profile.distances
         guard t.count >= 2, averageSpeed > 0 else { return [] }
         let t0 = t[0], t1 = t[t.count - 1]
+        // No run lasts longer than a stored run may: a garbage clock (1e23 s, where a second no
+        // longer changes the time) would make the walk endless (found by the file fuzzer).
+        guard t1 - t0 <= RunRecord.maximumStoredElapsed else { return [] }
         // Monotone interpolation: each cursor only moves forward, so sampling is O(n + seconds
         // moving), the seconds of gaps skipped (below).
         var cursorLow = 0, cursorHigh = 0
