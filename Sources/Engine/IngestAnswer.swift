@@ -1,6 +1,9 @@
 import RunusCore
 import Tracking
 import Missions
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The answer to `runs.ingest` (docs/protocol.md), built once and stored.
 struct IngestAnswer {
@@ -83,7 +86,3 @@ struct IngestAnswer {
          "icon": .string(badge.icon)]
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

@@ -1,4 +1,7 @@
 import RunusCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The fastest a human has covered a distance on foot: men's outdoor world records (World
 /// Athletics, as of 2026), interpolated log-log between the table's distances. A run faster than
@@ -49,7 +52,3 @@ public enum WorldRecordPace {
         return time < plausibleFraction * recordTime(over: distance)
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

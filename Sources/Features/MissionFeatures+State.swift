@@ -1,5 +1,8 @@
 import RunusCore
 import Missions
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension MissionFeatures {
     /// The runner's state as of the offer (`RunnerState`), the same for every candidate.
@@ -67,7 +70,3 @@ extension MissionFeatures {
         },
     ]
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

@@ -1,5 +1,8 @@
 import RunusCore
 import Missions
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The features of a (runner state, candidate mission) pair: which kind it is, how far its
 /// target sits from what the runner currently does, and the runner's state as of the offer.
@@ -172,7 +175,3 @@ public enum MissionFeatures {
         return out
     }()
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

@@ -1,4 +1,7 @@
 import RunusCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension RunnerState {
     struct Habits {
@@ -62,7 +65,3 @@ extension RunnerState {
         return h
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

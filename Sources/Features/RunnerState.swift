@@ -1,5 +1,8 @@
 import RunusCore
 import Missions
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A mission outcome the runner had before an instant: the kind and whether it was completed,
 /// dated by the start of the run that decided it.
@@ -219,7 +222,3 @@ public struct RunnerState: Sendable, Equatable {
         kind.map { outcomes[$0]?.tried ?? 0 } ?? outcomes.values.reduce(0) { $0 + $1.tried }
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

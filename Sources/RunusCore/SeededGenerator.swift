@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 /// A seeded, portable pseudo-random generator: xoshiro256** (Blackman & Vigna), state filled by
 /// SplitMix64 from a 64-bit seed. Same seed, same sequence, on every platform: the simulation,
 /// data splits and model training draw from it and write the seed into what they produce.
@@ -65,9 +70,3 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
         Int.random(in: range, using: &self)
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

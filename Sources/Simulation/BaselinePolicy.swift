@@ -1,5 +1,8 @@
 import RunusCore
 import Missions
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What a policy can see of a runner: statistics of the runs as measured (GPS distances and
 /// moving paces), never the latent state.
@@ -101,7 +104,3 @@ enum BaselinePolicy {
         }
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

@@ -1,5 +1,8 @@
 import RunusCore
 import Missions
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The ground truth: the probability that a runner who tries a mission completes it, given the
 /// runner's true (latent) state. Learned models are judged by how well they recover it.
@@ -109,7 +112,3 @@ enum BehaviourModel {
         return 1 / (1 + exp(-z))
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

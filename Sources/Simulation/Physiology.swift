@@ -1,4 +1,7 @@
 import RunusCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A runner's changing physical state: Banister's fitness–fatigue model for speed, and an
 /// endurance level that follows the distances actually run.
@@ -64,7 +67,3 @@ struct Physiology: Sendable {
         return chronic > 0.01 ? acute / chronic : 1
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

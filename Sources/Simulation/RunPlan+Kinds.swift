@@ -1,5 +1,8 @@
 import RunusCore
 import Missions
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension RunPlan {
     /// Plans for the kinds added with feature schema v2 (docs/simulation.md). As for the first
@@ -74,7 +77,3 @@ extension RunPlan {
         }
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

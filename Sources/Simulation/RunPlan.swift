@@ -1,5 +1,8 @@
 import RunusCore
 import Missions
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What the runner intends to do on a run: a sequence of legs at steady paces.
 struct RunPlan: Sendable {
@@ -83,7 +86,3 @@ struct RunPlan: Sendable {
         return RunPlan(legs: legs)
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

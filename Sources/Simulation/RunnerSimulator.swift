@@ -2,6 +2,9 @@ import RunusCore
 import Tracking
 import TrackFormats
 import Missions
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Everything one simulated runner produced, in the order it happened.
 public struct SimulatedRunner: Sendable {
@@ -144,7 +147,3 @@ public enum RunnerSimulator {
         return SimulatedRunner(profile: traits.profile, runs: runs, assignments: assignments, attempts: attempts)
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

@@ -1,4 +1,7 @@
 import RunusCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A home city: where a runner's routes start, and its fixed UTC offset (zones without daylight
 /// saving time, so the IANA name and the offset always agree).
@@ -85,7 +88,3 @@ struct RunnerTraits: Sendable {
             engagement: rng.uniform(0.6, 0.9))
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

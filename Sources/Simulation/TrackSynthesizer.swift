@@ -1,5 +1,8 @@
 import RunusCore
 import Tracking
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Turns a run plan into a GPS track as a phone would record it: sampled every 1–5 s, with
 /// correlated positional noise of a few metres, elevation from a smooth terrain plus barometric
@@ -131,7 +134,3 @@ struct TrackSynthesizer {
             + 0.3 * a * sin((x + y) / 260 + p3)
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

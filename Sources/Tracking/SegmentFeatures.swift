@@ -1,4 +1,7 @@
 import RunusCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Movement features of one window of a track (record 0141), the classifier's inputs.
 /// Computed from consecutive fixes with strictly increasing times; speeds are step distance ÷
@@ -127,7 +130,3 @@ public struct SegmentFeatures: Sendable, Equatable {
         return i + 1 < sorted.count ? sorted[i] * (1 - w) + sorted[i + 1] * w : sorted[i]
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

@@ -3,6 +3,9 @@ import RunusCore
 import Features
 import Missions
 @testable import Engine
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite("StarterMissions")
 struct StarterMissionsTests {
@@ -75,7 +78,3 @@ struct CandidateGeneratorTests {
         #expect(!CandidateGenerator.candidates(for: stale).contains { $0.kind == .longRun })
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

@@ -3,6 +3,9 @@ import RunusCore
 import Features
 import Missions
 @testable import Engine
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A scorer with a known shape: probability falls with the relative distance and pace terms.
 struct SyntheticScorer: MissionScorer {
@@ -170,7 +173,3 @@ struct MissionServiceTests {
         #expect(throws: EngineError.unknownUser("ghost")) { try service.today(user: "ghost", day: day, count: 3, now: 0) }
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

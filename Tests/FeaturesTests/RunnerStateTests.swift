@@ -2,6 +2,9 @@ import Testing
 import RunusCore
 import Missions
 @testable import Features
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Random histories: runs every 0.5–3 days with distances 2–20 km and paces 4–8 min/km.
 func randomHistory(seed: UInt64, count: Int, start: EpochSeconds = 1_780_000_000) -> [RunRecord] {
@@ -105,7 +108,3 @@ struct MissionFeaturesTests {
         #expect(schema.hash.count == 16)
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

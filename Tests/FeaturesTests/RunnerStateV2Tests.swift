@@ -2,6 +2,9 @@ import Testing
 import RunusCore
 import Missions
 @testable import Features
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Random histories with climbs and mission outcomes decided by some of the runs.
 func randomHistoryWithOutcomes(seed: UInt64, count: Int) -> (runs: [RunRecord], outcomes: [PastOutcome]) {
@@ -130,7 +133,3 @@ struct RunnerStateV2Tests {
         #expect(s.longest90d == 12_000 && s.longest28d == 12_000 && s.runs90d == 3)
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

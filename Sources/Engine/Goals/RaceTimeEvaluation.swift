@@ -1,4 +1,7 @@
 import RunusCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Judges race-time predictions on real histories: every new personal best at a standard
 /// distance (a run within ±3 % of 5 km, 10 km, half or full marathon, scaled to the exact
@@ -50,7 +53,3 @@ public struct RaceTimeEvaluation: Sendable {
                 selected.count)
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

@@ -1,4 +1,7 @@
 import RunusCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One earlier effort: a run's distance and moving time at an instant.
 public struct Effort: Sendable, Equatable {
@@ -71,7 +74,3 @@ public struct RaceTimePredictor: Sendable {
         ("5K", 5000), ("10K", 10_000), ("half marathon", 21_097.5), ("marathon", 42_195),
     ]
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif
