@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A small argument parser: each command declares its options, the parser checks the command
 /// line against them and produces help text from the same declarations (one source of truth).
 ///
@@ -83,6 +87,17 @@ public struct ParsedArguments: Sendable {
     public func require(_ name: String) throws -> String {
         guard let value = string(name) else { throw UsageError("missing --\(name)") }
         return value
+    }
+
+    /// The path of `--name`, a database that must exist already: commands that only read one
+    /// refuse a mistyped path instead of creating an empty database there.
+    public func existingDatabase(_ name: String) throws -> String {
+        let path = try require(name)
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw UsageError("--\(name) \(path): no such database (this command reads one; make it with 'runus simulate' or 'runus import')")
+        }
+        return path
     }
 }
 

@@ -23,7 +23,7 @@ enum LabelsCommand: Command {
     ])
 
     static func run(_ arguments: ParsedArguments, output: OutputSink) throws -> ExitCode {
-        let store = try SQLiteStore(path: try arguments.require("db"))
+        let store = try SQLiteStore(path: try arguments.existingDatabase("db"))
         let source = try labelSource(arguments)
         let progress = ProgressOutput(label: "labels", output: output, interactive: ProgressOutput.isTerminal(output))
         let counts = try LabelCounts(store: store, source: source, resolver: SystemTimeZones(), progress: progress)

@@ -51,7 +51,8 @@ enum ModelsCommand: Command {
             let (from, to) = try registry.rollback(at: SystemClock().now())
             output.out("rolled back \(from); serving \(to) after model.reload or SIGHUP\n")
         case "compare":
-            guard let db = arguments.string("db") else { throw UsageError("models compare: --db PATH is required") }
+            guard arguments.string("db") != nil else { throw UsageError("models compare: --db PATH is required") }
+            let db = try arguments.existingDatabase("db")
             guard !rest.isEmpty else { throw UsageError("models compare: at least one MODEL_DIR expected") }
             let trainFraction = try arguments.double("train-fraction", in: 0.5...0.95)!
             BLASThreads.useOne()

@@ -58,7 +58,7 @@ enum ReportCommand: Command {
             if models[0].model.name == models[1].model.name { models = [models[0].renamed(models[0].model.name + " (A)"), models[1].renamed(models[1].model.name + " (B)")] }
         }
         BLASThreads.useOne()   // reproducible LR scores (record 0006)
-        let dbPath = try arguments.require("db")
+        let dbPath = try arguments.existingDatabase("db")
         let store = try SQLiteStore(path: dbPath)
         let input = try ReportData.load(store: store, from: from, to: to, labels: try LabelsCommand.labelSource(arguments),
                                         resolver: SystemTimeZones(), models: models.map(\.model))
@@ -92,6 +92,12 @@ enum ReportCommand: Command {
         }
         if out.hasSuffix(".json") { return .json }
         if out.hasSuffix(".md") { return .md }
+        // A name without an extension gets HTML; one with another extension (`x.pdf`, which
+        // used to receive HTML without a word) is refused.
+        let name = out.split(separator: "/").last.map(String.init) ?? out
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex, !["html", "htm"].contains(name[name.index(after: dot)...].lowercased()) {
+            throw UsageError("--out \(out): the report is written as .html, .md or .json (PNG: make report-png); pass --format to write another name")
+        }
         return .html
     }
 

@@ -37,7 +37,7 @@ enum TrainCommand: Command {
     ])
 
     static func run(_ arguments: ParsedArguments, output: OutputSink) throws -> ExitCode {
-        let dbPath = try arguments.require("db")
+        let dbPath = try arguments.existingDatabase("db")
         let out = try arguments.require("out")
         let kind = try arguments.require("model")
         guard kind == "lr" || kind == "gbdt" else {
