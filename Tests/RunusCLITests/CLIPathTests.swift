@@ -1,5 +1,7 @@
 import Testing
 import Foundation
+import RunusCore
+import Storage
 @testable import RunusCLI
 
 /// Commands that read a database refuse a path that is not one, instead of creating an empty
@@ -29,5 +31,21 @@ struct CLIPathTests {
         #expect(try ReportCommand.format(nil, out: "r.md") == .md)
         #expect(try ReportCommand.format(nil, out: "out/report") == .html)
         #expect(try ReportCommand.format(nil, out: "r.HTML") == .html)
+    }
+
+    @Test("train on runs without logged outcomes (an imported history) says to use --labels history")
+    func trainSuggestsHistoryLabels() throws {
+        let dir = TemporaryDirectory("paths")
+        defer { dir.cleanup() }
+        let store = try SQLiteStore(path: dir.file("imported.sqlite"))
+        try store.upsertUser(UserProfile(id: "ana", weightKg: 58, timeZone: "UTC", utcOffsetSeconds: 0))
+        for i in 0..<5 {
+            try store.insertRun(RunRecord(id: "import-\(i)", userID: "ana", startTime: 1_790_000_000 + Double(i) * 86_400,
+                                          distance: 6000, elapsed: 2100, moving: 2000, elevationGain: 20, source: "import"))
+        }
+        try store.close()
+        let r = runCLI(["train", "--db", dir.file("imported.sqlite"), "--out", dir.file("model")])
+        #expect(r.code == .failure)
+        #expect(r.err.contains("--labels history") && r.err.contains("0 logged outcomes"), "\(r.err)")
     }
 }
