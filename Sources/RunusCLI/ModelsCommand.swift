@@ -24,7 +24,8 @@ enum ModelsCommand: Command {
     """
     static let parser = ArgumentParser(options: [
         .value("models", "DIR", default: "models", help: "Model registry directory."),
-        .optional("db", "PATH", help: "compare: database whose examples are split and scored."),
+        .optional("db", "PATH", help: "compare, promote: database whose examples are split and scored."),
+        .flag("force", help: "promote: promote although the candidate scores worse than the served model on the test slice."),
         .value("train-fraction", "F", default: "0.8", help: "compare: share of examples, by time, before the test slice (as in train)."),
         .value("labels", "SOURCE", default: "logged", help: "compare: labels \(LabelSource.names), as given to train (record 0600)."),
     ], positionals: ["ACTION", "ARGS..."], allowsManyPositionals: true)
@@ -44,6 +45,11 @@ enum ModelsCommand: Command {
             guard ModelsRegistry.isModelName(rest[0]) else {
                 throw UsageError("models promote: '\(rest[0])' is not a model name (a directory in \(registry.root))")
             }
+            if arguments.string("db") != nil {
+                try checkNotWorse(rest[0], registry: registry, arguments: arguments, output: output)
+            } else {
+                output.err("models promote: not compared with the served model (pass --db PATH to see both on the same test slice)\n")
+            }
             let loaded = try registry.promote(rest[0], at: SystemClock().now())
             output.out("promoted \(rest[0]) (\(loaded.artifact.modelVersion)); a running daemon switches on model.reload or SIGHUP\n")
         case "rollback":
@@ -54,12 +60,9 @@ enum ModelsCommand: Command {
             guard arguments.string("db") != nil else { throw UsageError("models compare: --db PATH is required") }
             let db = try arguments.existingDatabase("db")
             guard !rest.isEmpty else { throw UsageError("models compare: at least one MODEL_DIR expected") }
-            let trainFraction = try arguments.double("train-fraction", in: 0.5...0.95)!
-            BLASThreads.useOne()
             let store = try SQLiteStore(path: db)
             output.err("reading labelled examples from \(db)…\n")
-            let slice = try ModelComparison.TestSlice(store: store, trainFraction: trainFraction,
-                                                      labels: try LabelsCommand.labelSource(arguments), resolver: SystemTimeZones())
+            let slice = try testSlice(store, arguments)
             let models = try rest.map { directory in
                 let loaded = try ModelFiles.load(from: directory)
                 return ModelComparison.Candidate(name: "\(loaded.artifact.kindName) \(loaded.artifact.modelVersion)", scorer: loaded.scorer)
@@ -69,6 +72,41 @@ enum ModelsCommand: Command {
             throw UsageError("models: unknown action '\(action)', expected list, show, promote, rollback or compare")
         }
         return .success
+    }
+
+    /// The test slice of `--db` as `train` made it (`--train-fraction`, `--labels`).
+    static func testSlice(_ store: SQLiteStore, _ arguments: ParsedArguments) throws -> ModelComparison.TestSlice {
+        BLASThreads.useOne()
+        return try ModelComparison.TestSlice(store: store, trainFraction: try arguments.double("train-fraction", in: 0.5...0.95)!,
+                                             labels: try LabelsCommand.labelSource(arguments), resolver: SystemTimeZones())
+    }
+
+    /// Prints the candidate and the served model on `--db`'s test slice; refuses (unless
+    /// `--force`) a candidate whose overall log loss there is higher: the proper scoring rule
+    /// the cards lead with (record 0614). `models compare` could show a model worse and
+    /// `promote` would serve it without a word.
+    static func checkNotWorse(_ name: String, registry: ModelsRegistry, arguments: ParsedArguments, output: OutputSink) throws {
+        let db = try arguments.existingDatabase("db")
+        let store = try SQLiteStore(path: db)
+        defer { try? store.close() }
+        output.err("reading labelled examples from \(db)…\n")
+        let slice = try testSlice(store, arguments)
+        let served = try registry.servedName()
+        let candidate = try ModelFiles.load(from: registry.root + "/" + name)
+        let current = try ModelFiles.load(from: try registry.servedDirectory())
+        let names = (candidate: "candidate \(name) (\(candidate.artifact.modelVersion))", served: "served \(served) (\(current.artifact.modelVersion))")
+        let comparison = try ModelComparison(slice, models: [
+            ModelComparison.Candidate(name: names.candidate, scorer: candidate.scorer),
+            ModelComparison.Candidate(name: names.served, scorer: current.scorer),
+        ])
+        output.out(comparison.markdown())
+        let overall = comparison.rows.filter { $0.scope == "all" }
+        guard let a = overall.first(where: { $0.name == names.candidate }), let b = overall.first(where: { $0.name == names.served }) else { return }
+        if a.logLoss > b.logLoss, !arguments.flag("force") {
+            throw CLIError("models promote: \(name) scores worse than the served \(served) on the test slice of \(db) "
+                           + "(log loss \(TrainingPipeline.rounded(a.logLoss, 4)) against \(TrainingPipeline.rounded(b.logLoss, 4))); "
+                           + "pass --force to promote it anyway")
+        }
     }
 
     static func list(_ registry: ModelsRegistry) throws -> String {

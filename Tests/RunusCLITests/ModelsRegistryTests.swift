@@ -119,6 +119,30 @@ struct ModelsRegistryTests {
         #expect(out.stdout.contains("| * | default | lr | v-default |") && out.stdout.contains("| alien | lr | alien |"))
     }
 
+    @Test("promote --db shows the candidate against the served model and refuses a worse one without --force")
+    func promoteRefusesWorse() throws {
+        let (dir, db) = try database()
+        let root = dir.file("refuse-registry")
+        _ = try train(db, "lr", to: root + "/default")
+        // An L2 penalty of 1e9 flattens the coefficients: close to one rate for every mission.
+        _ = try train(db, "lr", to: root + "/flat", extra: ["--l2", "1e9"])
+        let refused = CapturedOutput()
+        #expect(RunusCLI.run(arguments: ["models", "promote", "flat", "--models", root, "--db", db], output: refused) == .failure)
+        #expect(refused.stderr.contains("scores worse than the served default") && refused.stderr.contains("--force"), "\(refused.stderr)")
+        #expect(refused.stdout.contains("| all | candidate flat") && refused.stdout.contains("| all | served default"), "\(refused.stdout)")
+        #expect(try ModelsRegistry(root: root).servedName() == "default")
+        let forced = CapturedOutput()
+        #expect(RunusCLI.run(arguments: ["models", "promote", "flat", "--models", root, "--db", db, "--force"], output: forced) == .success,
+                "\(forced.stderr)")
+        #expect(try ModelsRegistry(root: root).servedName() == "flat")
+        // Back to the better one: compared with the now-served flat model, it is not worse.
+        let better = CapturedOutput()
+        _ = try train(db, "lr", to: root + "/good")
+        #expect(RunusCLI.run(arguments: ["models", "promote", "good", "--models", root, "--db", db], output: better) == .success,
+                "\(better.stderr)")
+        #expect(try ModelsRegistry(root: root).servedName() == "good")
+    }
+
     @Test("compare prints LR, GBDT and both baselines on the same test slice, overall and per kind")
     func compare() throws {
         let (dir, db) = try database()
