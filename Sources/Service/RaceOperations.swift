@@ -13,6 +13,9 @@ public final class RaceOperations: Sendable {
     let pusher: any LinePusher
     /// Connections watching each race.
     private let watchers = Mutex<[String: Set<UInt64>]>([:])
+    /// Display names of the runners who joined a race, as their profile said at the join
+    /// (race answers and events carry them; a runner without one gets null).
+    private let displayNames = Mutex<[UserID: String]>([:])
 
     /// Limits of `race.create`.
     static let distanceRange: ClosedRange<Double> = 400...100_000
@@ -152,6 +155,8 @@ public final class RaceOperations: Sendable {
         try checkAccess(request, race: race)
         let token = Self.secret()
         let events = try call(race) { try service.join(race, user: user, token: token, now: clock.now()) }
+        let name = try store.user(id: user)?.displayName
+        displayNames.withLock { $0[user] = name }
         publish(race, events)
         return ["race_id": .string(race), "participant_token": .string(token), "race": Self.summaryJSON(try service.summary(race))]
     }
@@ -194,8 +199,8 @@ public final class RaceOperations: Sendable {
         let (ranking, awards) = try call(race) { try service.results(race, now: clock.now()) }
         return [
             "race_id": .string(race),
-            "ranking": .array(ranking.map(Self.entryJSON)),
-            "top_three": .array(ranking.filter { $0.status == .finished }.prefix(3).map(Self.entryJSON)),
+            "ranking": .array(ranking.map(entryJSON)),
+            "top_three": .array(ranking.filter { $0.status == .finished }.prefix(3).map(entryJSON)),
             "awards": .array(awards.map { ["user": .string($0.userID), "xp": .number(Double($0.xp)),
                                            "badges": .array($0.badges.map { .string($0) })] }),
         ]
@@ -213,7 +218,7 @@ public final class RaceOperations: Sendable {
         let targets = watchers.withLock { $0[race] ?? [] }
         guard !targets.isEmpty else { return }
         for event in events {
-            var json = Self.eventJSON(race, event, now: clock.now())
+            var json = eventJSON(race, event, now: clock.now())
             if case .ranking = event, let cause, case .object(var members) = json {
                 members["cause"] = cause
                 json = .object(members)
@@ -226,7 +231,7 @@ public final class RaceOperations: Sendable {
         }
     }
 
-    static func eventJSON(_ race: String, _ event: RaceEvent, now: EpochSeconds) -> JSONValue {
+    func eventJSON(_ race: String, _ event: RaceEvent, now: EpochSeconds) -> JSONValue {
         switch event {
         case .waiting(let participants, let countdown):
             return ["event": "race.waiting", "race_id": .string(race), "participants": .array(participants.map { .string($0) }),
@@ -242,9 +247,11 @@ public final class RaceOperations: Sendable {
         }
     }
 
-    static func entryJSON(_ e: RankingEntry) -> JSONValue {
+    func entryJSON(_ e: RankingEntry) -> JSONValue {
         func r(_ x: Double) -> JSONValue { .number((x * 10).rounded() / 10) }
-        return ["rank": .number(Double(e.rank)), "user": .string(e.userID), "status": .string(e.status.rawValue),
+        let name = displayNames.withLock { $0[e.userID] }
+        return ["rank": .number(Double(e.rank)), "user": .string(e.userID), "display_name": name.map { .string($0) } ?? .null,
+                "status": .string(e.status.rawValue),
                 "distance_m": r(e.distance), "gap_m": r(e.gap), "elapsed_pace_s_per_km": e.pace.map(r) ?? .null,
                 "finish_time_s": e.finishTime.map(r) ?? .null, "time_gap_s": e.timeGap.map(r) ?? .null]
     }

@@ -43,7 +43,9 @@ struct RaceSocketTests {
         defer { dir.cleanup() }
         let store = try SQLiteStore(path: dir.file("race.sqlite"))
         let runners = ["ana", "bo", "cy", "dee"]
-        for u in runners { try store.upsertUser(UserProfile(id: u, timeZone: "UTC")) }
+        // Display names (issue 24): ana and cy have one, bo and dee do not.
+        let names = ["ana": "Ana K.", "cy": "Cy 🏃"]
+        for u in runners { try store.upsertUser(UserProfile(id: u, timeZone: "UTC", displayName: names[u])) }
         let clock = ManualClock(Self.start - 60)
         let pusher = ServerPusher()
         let races = RaceOperations(store: store, resolver: SystemTimeZones(), clock: clock, pusher: pusher)
@@ -134,6 +136,7 @@ struct RaceSocketTests {
         let ranking = try #require(results["result"]?["ranking"]?.arrayValue, "\(JSONWriter.string(results))")
         #expect(ranking.compactMap { $0["user"]?.stringValue } == ["ana", "bo", "dee", "cy"])
         #expect(ranking.compactMap { $0["status"]?.stringValue } == ["finished", "finished", "out_of_time", "left"])
+        #expect(ranking.map { $0["display_name"] } == [.string("Ana K."), .null, .null, .string("Cy 🏃")])
         for entry in ranking.prefix(2) {
             let user = entry["user"]!.stringValue!
             let offline = RunMetrics(track: Track(points: sent[user]!))
