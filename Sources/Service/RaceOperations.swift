@@ -259,6 +259,7 @@ public final class RaceOperations: Sendable {
     static func summaryJSON(_ s: RaceSummary) -> JSONValue {
         ["race_id": .string(s.settings.id), "name": .string(s.settings.name), "distance_m": .number(s.settings.distance),
          "start_time": .number(s.settings.startTime), "capacity": .number(Double(s.settings.capacity)),
-         "public": .bool(s.settings.isPublic), "phase": .string(s.phase.rawValue), "participants": .number(Double(s.participants))]
+         "public": .bool(s.settings.isPublic), "phase": .string(s.phase.rawValue), "participants": .number(Double(s.participants)),
+         "created_by": .string(s.settings.createdBy)]
     }
 }

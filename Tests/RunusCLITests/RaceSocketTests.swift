@@ -65,6 +65,7 @@ struct RaceSocketTests {
         let created = try organiser.call(["op": "race.create", "user": "ana", "name": "Test 2K", "distance_m": .number(Self.distance),
                                           "start_time": .number(Self.start), "capacity": 10])
         let raceID = try #require(created["result"]?["race_id"]?.stringValue, "\(JSONWriter.string(created))")
+        #expect(created["result"]?["created_by"] == "ana")
 
         let watcher = try LineClient(address: address, timeout: .seconds(10))
         #expect(try watcher.call(["op": "race.watch", "race_id": .string(raceID)])["result"]?["watching"] == true)
