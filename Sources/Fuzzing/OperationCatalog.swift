@@ -11,13 +11,14 @@ public enum OperationCatalog {
         "runs.ingest", "runs.get", "history", "badges.catalog",
         "progress", "goals.recommend", "missions.today", "missions.score", "missions.evaluate", "missions.progress",
         "race.create", "race.list", "race.join", "race.leave", "race.watch", "race.position", "race.results",
+        "race.cancel",
     ]
 
     /// Operations that write (replayed for a reproducer: they make the state a later request
     /// meets).
     public static let stateful: Set<String> = [
         "users.upsert", "users.delete", "runs.ingest", "missions.today", "model.reload", "race.create", "race.join", "race.leave",
-        "race.watch", "race.position",
+        "race.watch", "race.position", "race.cancel",
     ]
 
     /// Parameters of each operation, in docs/protocol.md order.
@@ -33,6 +34,7 @@ public enum OperationCatalog {
         "race.list": ["min_distance_m", "max_distance_m", "from", "to"], "race.join": ["race_id", "user", "invite"],
         "race.leave": ["race_id", "participant_token"], "race.watch": ["race_id", "invite"],
         "race.position": ["race_id", "participant_token", "points"], "race.results": ["race_id", "invite"],
+        "race.cancel": ["race_id", "user"],
     ]
 
     /// What a request can be built from.
@@ -92,6 +94,7 @@ public enum OperationCatalog {
         case "race.join": return [("race_id", .string(c.race)), ("user", .string(c.user))] + invite(c)
         case "race.leave": return [("race_id", .string(c.race)), ("participant_token", .string(c.token))]
         case "race.watch", "race.results": return [("race_id", .string(c.race))] + invite(c)
+        case "race.cancel": return [("race_id", .string(c.race)), ("user", .string(c.user))]
         case "race.position": return [("race_id", .string(c.race)), ("participant_token", .string(c.token)), ("points", c.points)]
         default: return []
         }

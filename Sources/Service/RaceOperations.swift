@@ -57,6 +57,7 @@ public final class RaceOperations: Sendable {
         router.register("race.watch") { [self] in try watch($0) }
         router.register("race.position") { [self] in try position($0) }
         router.register("race.results") { [self] in try results($0) }
+        router.register("race.cancel") { [self] in try cancel($0) }
     }
 
     /// Advances every room's clock and pushes what happened (the daemon calls it every second).
@@ -161,6 +162,16 @@ public final class RaceOperations: Sendable {
         return ["race_id": .string(race), "participant_token": .string(token), "race": Self.summaryJSON(try service.summary(race))]
     }
 
+    /// The host calls the race off before its start; watchers get `race.cancelled`.
+    func cancel(_ request: Request) throws -> JSONValue {
+        let race = try request.string("race_id")
+        let user = try request.string("user")
+        let events = try call(race) { try service.cancel(race, by: user) }
+        publish(race, events)
+        watchers.withLock { $0[race] = nil }
+        return ["race_id": .string(race), "cancelled": true]
+    }
+
     func leave(_ request: Request) throws -> JSONValue {
         let race = try request.string("race_id")
         let token = try request.string("participant_token")
@@ -241,6 +252,8 @@ public final class RaceOperations: Sendable {
         case .ranking(let entries):
             return ["event": "race.ranking", "race_id": .string(race), "at": .number((now * 1000).rounded() / 1000),
                     "ranking": .array(entries.map(entryJSON))]
+        case .cancelled:
+            return ["event": "race.cancelled", "race_id": .string(race)]
         case .finished(let entries):
             return ["event": "race.finished", "race_id": .string(race), "results": .array(entries.map(entryJSON)),
                     "top_three": .array(entries.filter { $0.status == .finished }.prefix(3).map(entryJSON))]

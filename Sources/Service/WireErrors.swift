@@ -48,7 +48,7 @@ enum WireErrors {
             case .unknownRace: return .notFound(message, field: "race_id")
             case .unknownUser: return .notFound(message, field: "user")
             case .duplicate, .notFinished: return .badRequest(message, field: "race_id")
-            case .tooManyRacesByCreator: return .badRequest(message, field: "user")
+            case .tooManyRacesByCreator, .notHost: return .badRequest(message, field: "user")
             case .tooManyRaces: return RequestError(code: .unavailable, message: message)
             }
         case RaceError.pointInTheFuture(let index, _, _, _):

@@ -115,3 +115,26 @@ struct RaceServiceTests {
         #expect(try service.summary("b1").phase == .waiting)
     }
 }
+
+@Suite("race.cancel")
+struct RaceCancelTests {
+    @Test("the host cancels a waiting race, which is then gone; nobody else may, and not once it started")
+    func cancel() throws {
+        let store = InMemoryStore()
+        for u in ["ana", "bo"] { try store.upsertUser(UserProfile(id: u, timeZone: "UTC")) }
+        let service = RaceService(store: store, makeTracker: { RecomputingRaceTracker() })
+        let start: EpochSeconds = 1_800_000_000
+        try service.create(RaceSettings(id: "r", name: "5k", distance: 5000, startTime: start, capacity: 5, createdBy: "ana"))
+        _ = try service.join("r", user: "bo", token: "t", now: start - 60)
+        #expect(throws: RaceServiceError.notHost(race: "r", user: "bo")) { _ = try service.cancel("r", by: "bo") }
+        #expect(try service.cancel("r", by: "ana") == [.cancelled])
+        #expect(throws: RaceServiceError.unknownRace("r")) { _ = try service.summary("r") }
+        #expect(throws: RaceServiceError.unknownRace("r")) { _ = try service.cancel("r", by: "ana") }
+        // Once the start has passed (a tick runs it), the race stays.
+        try service.create(RaceSettings(id: "s", name: "5k", distance: 5000, startTime: start, capacity: 5, createdBy: "ana"))
+        _ = try service.join("s", user: "bo", token: "u", now: start - 60)
+        _ = service.tick(now: start + 1)
+        #expect(throws: RaceError.alreadyStarted) { _ = try service.cancel("s", by: "ana") }
+        #expect(try service.summary("s").phase == .running)
+    }
+}

@@ -111,6 +111,8 @@ public enum RaceEvent: Sendable, Equatable {
     case started(at: EpochSeconds)
     case ranking([RankingEntry])
     case finished([RankingEntry])
+    /// The host called the race off before its start; the room is gone.
+    case cancelled
 }
 
 /// A race room as a pure state machine: requests and clock ticks in, events out. It owns no

@@ -149,6 +149,19 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
         try update(id, now: now) { try $0.position(token: token, points: points, now: now) }
     }
 
+    /// The host (`createdBy`) calls race `id` off before its start: the room is forgotten and
+    /// its id answers `unknownRace` from then on. Returns the event for its watchers.
+    public func cancel(_ id: String, by user: UserID) throws -> [RaceEvent] {
+        try rooms.withLock { rooms in
+            guard let box = rooms[id] else { throw RaceServiceError.unknownRace(id) }
+            let (host, phase) = box.state.withLock { ($0.room.settings.createdBy, $0.room.phase) }
+            guard host == user else { throw RaceServiceError.notHost(race: id, user: user) }
+            guard phase == .waiting else { throw RaceError.alreadyStarted }
+            rooms[id] = nil
+        }
+        return [.cancelled]
+    }
+
     /// The runner a participant token belongs to in race `id`.
     public func participant(_ id: String, token: String) throws -> UserID? {
         try box(id).state.withLock { $0.room.participant(token: token) }
@@ -227,6 +240,8 @@ public enum RaceServiceError: Error, Equatable, CustomStringConvertible {
     case notFinished(String)
     case tooManyRacesByCreator(UserID, limit: Int)
     case tooManyRaces(limit: Int)
+    /// Only the runner who created a race may cancel it.
+    case notHost(race: String, user: UserID)
 
     public var description: String {
         switch self {
@@ -237,6 +252,7 @@ public enum RaceServiceError: Error, Equatable, CustomStringConvertible {
         case .tooManyRacesByCreator(let user, let limit):
             return "'\(user)' has \(limit) races not yet finished, the most one runner may have open"
         case .tooManyRaces(let limit): return "the daemon holds \(limit) races not yet finished, its limit; try again later"
+        case .notHost(let race, let user): return "'\(user)' did not create race '\(race)'; only its host may cancel it"
         }
     }
 }
