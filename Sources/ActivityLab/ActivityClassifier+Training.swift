@@ -20,11 +20,12 @@ extension ActivityClassifier {
         }
     }
 
-    /// Trains a forest on labelled inputs (stationary ones are skipped: the rule decides them).
-    public init(training examples: [(values: [Double], activity: ActivityClass)],
-                parameters: DecisionForest.Parameters = .init()) {
+    /// Trains a forest on labelled inputs (stationary ones are skipped: the rule decides them);
+    /// nil when no input is a moving window (labelled tracks read from files may give none).
+    public init?(training examples: [(values: [Double], activity: ActivityClass)],
+                 parameters: DecisionForest.Parameters = .init()) {
         let moving = examples.filter { $0.activity != .stationary }
-        precondition(!moving.isEmpty, "ActivityClassifier: no moving training windows")
+        guard !moving.isEmpty else { return nil }
         let forest = DecisionForest(samples: moving.map(\.values),
                                     labels: moving.map { ActivityClass.moving.firstIndex(of: $0.activity)! },
                                     classCount: ActivityClass.moving.count, parameters: parameters)

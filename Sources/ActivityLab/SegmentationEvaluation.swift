@@ -139,13 +139,16 @@ public enum SegmentationEvaluation {
     }
 
     /// One fold: trains on the other folds' persons and scores this fold's, per track.
+    /// Held-out outcomes of fold `k`, scored by a forest trained on the other folds; none when
+    /// those give no moving window to train on (the caller says so).
     public static func fold(_ k: Int, of tracks: [LabelledTrack], assignment: [String: Int],
                             options: Options) -> [Outcome] {
         let train = tracks.filter { assignment[$0.person] != k }
         let test = tracks.filter { assignment[$0.person] == k }
         let windows = trainingWindows(train, maxPerClass: options.maxWindowsPerClass, maxPerTrack: options.maxWindowsPerTrack,
                                       seed: options.seed &+ UInt64(k))
-        let classifier = ActivityClassifier(training: windows, parameters: options.forest)
+        // The other folds' tracks (read from files) may hold no moving window: nothing to train on.
+        guard let classifier = ActivityClassifier(training: windows, parameters: options.forest) else { return [] }
         return outcomes(test, classifier: classifier, configuration: options.configuration)
     }
 

@@ -65,9 +65,13 @@ enum SegmentationCommand: Command {
             output.out("fold \(k): \(persons.joined(separator: " "))\n")
         }
         let fixed = options
-        let heldOut = ParallelMap.map(count: folds) { k in
+        let perFold = ParallelMap.map(count: folds) { k in
             SegmentationEvaluation.fold(k, of: tracks, assignment: assignment, options: fixed)
-        }.flatMap { $0 }
+        }
+        for (k, outcomes) in perFold.enumerated() where outcomes.isEmpty && assignment.values.contains(k) {
+            output.err("fold \(k): the other folds' tracks give no moving window to train on; its persons are not scored\n")
+        }
+        let heldOut = perFold.flatMap { $0 }
         show(heldOut, "Forest trained on real data of the other folds, scored on held-out persons", output: output)
         let classifier = ActivityClassifier.default
         let shipped = ParallelMap.map(count: 2) { half in

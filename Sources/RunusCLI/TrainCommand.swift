@@ -52,8 +52,8 @@ enum TrainCommand: Command {
         let labels = try LabelsCommand.labelSource(arguments)
         let data = try TrainingPipeline.examples(store: store, labels: labels, resolver: SystemTimeZones(), progress: progress)
         // Imported histories have runs but no logged outcomes: say where the labels are.
-        if labels == .logged, data.examples.count < TrainingSplit.minimumExamples, try store.runCount() > 0 {
-            throw CLIError("\(dbPath): only \(data.examples.count) logged outcomes (tried missions) for \(try store.runCount()) runs; "
+        if labels == .logged, data.examples.count < TrainingSplit.minimumExamples, case let runs = try store.runCount(), runs > 0 {
+            throw CLIError("\(dbPath): only \(data.examples.count) logged outcomes (tried missions) for \(runs) runs; "
                            + "an imported history has none: train on labels from the runs themselves with --labels history")
         }
         output.err("training on \(data.examples.count) labelled examples from \(data.runners) runners (\(kind); BLAS kernel \(BLASThreads.kernel), 1 thread)\n")
