@@ -45,6 +45,15 @@ public struct ActivitiesFile {
         self.lines = lines
     }
 
+    /// Every data line split into fields (`CSV.fields`); a line whose field count differs from
+    /// the header's is the caller's to skip.
+    public var rows: [[String]] { lines.map(CSV.fields) }
+
+    /// The track file of a row: `runners/tracks/RUNNER/ID.csv.gz` below `folder`.
+    public static func trackPath(folder: String, runner: String, activity: String) -> String {
+        "\(folder)/tracks/\(runner)/\(activity).csv.gz"
+    }
+
     /// The index of the column called `name`; throws naming the file when the header lacks it.
     public func column(_ name: String) throws -> Int {
         guard let i = header.firstIndex(of: name) else { throw DatasetError("\(path): no column '\(name)' in the header") }

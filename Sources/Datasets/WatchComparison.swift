@@ -11,13 +11,13 @@ public enum WatchComparison {
     /// The table of ratios (or, with `details`, one tab-separated line per run). Reads every
     /// track of `dataset/runners` that has a device total over 1 km.
     public static func run(dataset: String, details: Bool = false) throws -> String {
-        let table = try ActivitiesRows(dataset: dataset)
+        let table = try ActivitiesFile(folder: dataset + "/runners", whenMissing: "pass --dataset DIR or set RUNUS_DATASETS")
         let (cRunner, cId, cSport) = (try table.column("runner"), try table.column("activity_id"), try table.column("sport"))
         let (cRef, cSource, cHas) = (try table.column("ref_distance_m"), try table.column("ref_source"), try table.column("has_track"))
         var found: [Case] = []
         for c in table.rows {
             guard c.count == table.header.count, c[cSport] == "run", c[cHas] == "1", let ref = Double(c[cRef]), ref > 1000 else { continue }
-            found.append(Case(path: ActivitiesRows.trackPath(dataset: dataset, runner: c[cRunner], activity: c[cId]),
+            found.append(Case(path: ActivitiesFile.trackPath(folder: dataset + "/runners", runner: c[cRunner], activity: c[cId]),
                               reference: ref, source: c[cSource]))
         }
         let cases = found

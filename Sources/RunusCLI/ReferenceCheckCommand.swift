@@ -23,12 +23,12 @@ enum ReferenceCheckCommand: Command {
     static func run(_ arguments: ParsedArguments, output: OutputSink) throws -> ExitCode {
         let dataset = Environment.datasets(arguments.string("dataset"))
         if arguments.flag("cuts") {
-            let table = try ActivitiesRows(dataset: dataset)
+            let table = try ActivitiesFile(folder: dataset + "/runners", whenMissing: "pass --dataset DIR or set RUNUS_DATASETS")
             let (cSport, cHas) = (try table.column("sport"), try table.column("has_track"))
             let (cRunner, cID) = (try table.column("runner"), try table.column("activity_id"))
             let paths: [String] = table.rows.compactMap { c in
                 guard c.count == table.header.count, c[cSport] == "run", c[cHas] == "1" else { return nil }
-                return ActivitiesRows.trackPath(dataset: dataset, runner: c[cRunner], activity: c[cID])
+                return ActivitiesFile.trackPath(folder: dataset + "/runners", runner: c[cRunner], activity: c[cID])
             }
             let r: [Int] = ParallelMap.map(count: paths.count) { i in
                 guard let bytes = try? TrackFiles.bytes(paths[i]),
