@@ -15,6 +15,8 @@ let package = Package(
                        pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
         .systemLibrary(name: "CLAPACKE", path: "Sources/CLAPACKE",
                        pkgConfig: "lapacke", providers: [.apt(["liblapacke-dev"])]),
+        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ",
+                       pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite",
                        pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CSysShims", path: "Sources/CSysShims"),
@@ -48,6 +50,8 @@ let package = Package(
 
         // I/O modules.
         .target(name: "Storage", dependencies: ["RunusCore", "CSQLite"]),
+        // The same store protocols on a PostgreSQL server (record 0406): the only libpq user.
+        .target(name: "PostgresStorage", dependencies: ["RunusCore", "Storage", "CLibPQ"]),
         .target(name: "Server", dependencies: ["RunusCore", "CSysShims"]),
         // Files of the shared datasets and track files on disk: the runners' activities and their
         // import into a store, the reference suites' watch totals, the labelled tracks.
@@ -84,6 +88,8 @@ let package = Package(
         .testTarget(name: "EngineTests", dependencies: ["Engine"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], exclude: ["Fixtures"]),
+        // The store conformance suite (SQLite and PostgreSQL alike) and PostgreSQL's own tests.
+        .testTarget(name: "PostgresStorageTests", dependencies: ["PostgresStorage", "Storage"]),
         .testTarget(name: "ServerTests", dependencies: ["Server"]),
         .testTarget(name: "RunusCLITests", dependencies: ["RunusCLI", "Service", "Training", "Datasets", "ModelStore"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "Storage", "Simulation"]),

@@ -1,5 +1,6 @@
-/// The store, as the engine sees it. `Storage` implements these on SQLite; tests may use an
-/// in-memory implementation. Every write returns only after it is durable (committed).
+/// The store, as the engine sees it. `Storage` implements these on SQLite and `PostgresStorage`
+/// on PostgreSQL; tests may use an in-memory implementation. Every write returns only after it is
+/// durable (committed).
 
 public protocol UserStore: Sendable {
     func upsertUser(_ profile: UserProfile) throws
@@ -78,7 +79,21 @@ public protocol IngestLedger: Sendable {
 }
 
 /// Runs a body in one transaction: everything it writes commits together or not at all, and
-/// the call returns only after the commit.
+/// the call returns only after the commit. Transactions are serialisable: the body sees the
+/// store as if no other transaction ran at the same time. A server store (PostgreSQL) keeps that
+/// promise by running `body` again when the server refuses a commit as not serialisable
+/// (docs/decisions/0406-postgresql-store.md), so a body writes only through the store and hands
+/// everything else back in its result: changes to outside state belong after the call. A nested
+/// call joins the outer transaction; if its body throws, only its own writes are undone.
 public protocol TransactionalStore: Sendable {
     func transaction<T>(_ body: () throws -> T) throws -> T
+}
+
+/// An error a store throws when its database cannot serve a request now (the server is down,
+/// unreachable, did not answer in time, or refused the transaction too often): the same request
+/// may succeed later. The daemon answers such a request `unavailable` instead of `internal`.
+public protocol StoreFailure: Error {
+    /// One sentence for a client when the database is unavailable (no addresses, no
+    /// credentials); nil when the error is of another kind.
+    var unavailableReason: String? { get }
 }

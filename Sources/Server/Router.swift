@@ -194,6 +194,15 @@ public final class Router: Sendable {
         if let error = error as? RequestError {
             return Failure(code: error.code, message: error.message, field: error.field, index: error.index)
         }
+        // The database is down or too slow (record 0406): the client may retry; the detail
+        // (which server, what libpq said) goes to the log only.
+        if let failure = error as? any StoreFailure, let reason = failure.unavailableReason {
+            log(ServerLog.line(.warn, "store_unavailable", [
+                "op": .string(request.op), "id": request.id, "connection": .number(Double(request.connectionID)),
+                "request_id": .string(request.requestID), "message": .string("\(error)"),
+            ]))
+            return Failure(code: .unavailable, message: "\(request.op): \(reason); retry later")
+        }
         log(ServerLog.line(.error, "internal_error", [
             "op": .string(request.op), "id": request.id, "connection": .number(Double(request.connectionID)),
             "request_id": .string(request.requestID), "message": .string("\(error)"),

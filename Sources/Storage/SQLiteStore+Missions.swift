@@ -59,7 +59,7 @@ extension SQLiteStore: MissionStore {
         try connection.withStatement(StoreSQL.decidedAssignments) { s in try Self.assignments(from: s) }
     }
 
-    private static func assignments(from s: Statement) throws -> [MissionAssignment] {
+    static func assignments(from s: Statement) throws -> [MissionAssignment] {
         var result: [MissionAssignment] = []
         while try s.step() { result.append(try assignment(from: s)) }
         return result

@@ -61,28 +61,11 @@ extension SQLiteStore: RunStore {
         return runs
     }
 
-    /// The run as `RunRecord.checkedForReading` lets the engine see it; repairs and skips are
-    /// logged with the run's key, so that an operator can find the row.
-    private func checked(_ run: RunRecord) -> RunRecord? {
-        switch run.checkedForReading() {
-        case .valid(let run): return run
-        case .repaired(let repaired, let reason):
-            warn("stored_run_repaired", run, reason)
-            return repaired
-        case .skipped(let reason):
-            warn("stored_run_skipped", run, reason)
-            return nil
-        }
-    }
+    /// The run as `RunRecord.checkedForReading` lets the engine see it (logged when repaired
+    /// or left out).
+    private func checked(_ run: RunRecord) -> RunRecord? { StoredRunCheck.checked(run, log: log) }
 
-    private func warn(_ event: String, _ run: RunRecord, _ reason: String) {
-        log(JSONWriter.string([
-            "level": "warn", "event": .string(event), "user": .string(run.userID), "run_id": .string(run.id),
-            "reason": .string(reason),
-        ]))
-    }
-
-    private static func run(from s: Statement, track: [UInt8]?) -> RunRecord {
+    static func run(from s: Statement, track: [UInt8]?) -> RunRecord {
         RunRecord(id: s.string(at: 1), userID: s.string(at: 0), startTime: s.double(at: 2),
                   distance: s.double(at: 3), elapsed: s.double(at: 4), moving: s.double(at: 5),
                   elevationGain: s.double(at: 6), calories: s.optionalDouble(at: 7),

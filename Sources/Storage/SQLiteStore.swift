@@ -3,8 +3,8 @@ import Glibc
 #endif
 import RunusCore
 
-/// The engine's store on one SQLite file: implements `UserStore`, `RunStore`, `MissionStore`,
-/// `RunHistoryStore` and `RewardStore` (Sources/RunusCore/Stores.swift). Safe to share between threads (one
+/// The engine's store on one SQLite file: implements every store protocol
+/// (Sources/RunusCore/Stores.swift) and `DatabaseStore`. Safe to share between threads (one
 /// serialised connection). Every write outside `transaction` commits before it returns.
 public final class SQLiteStore: Sendable {
     /// The underlying connection, for queries this type does not offer.

@@ -1,7 +1,8 @@
 import CSQLite
+import RunusCore
 
 /// Everything that can go wrong at the storage boundary. Messages name the operation, the SQL
-/// (when there is one), SQLite's result code and its message.
+/// (when there is one), the database's result code and its message.
 public enum StorageError: Error, Equatable, CustomStringConvertible {
     /// SQLite refused an operation. `code` is the extended result code (e.g. 2067 =
     /// SQLITE_CONSTRAINT_UNIQUE); `sql` is the statement text when one was involved.
@@ -15,12 +16,32 @@ public enum StorageError: Error, Equatable, CustomStringConvertible {
     case notFound(table: String, id: String)
     /// The connection was closed before this operation.
     case closed(operation: String)
+    /// PostgreSQL refused an operation. `state` is the SQLSTATE (e.g. 23505 = unique_violation);
+    /// `sql` is the statement text when one was involved.
+    case postgres(operation: String, sql: String?, state: String, message: String)
+    /// The database server cannot serve now: refused or lost the connection, did not answer
+    /// within the timeout, or kept refusing a transaction as not serialisable. `database` names
+    /// it without credentials (`StoreLocation.description`); `reason` is one sentence without
+    /// addresses, for clients. The daemon answers `unavailable` (record 0406).
+    case unavailable(database: String, operation: String, reason: String, detail: String)
 
     /// SQLite's primary result code (the low byte of the extended code), or nil for errors that
     /// did not come from SQLite.
     public var sqliteCode: Int32? {
         if case let .sqlite(_, _, code, _) = self { return code & 0xFF }
         return nil
+    }
+
+    /// PostgreSQL's SQLSTATE, or nil for errors that did not come from a PostgreSQL server.
+    public var postgresState: String? {
+        if case let .postgres(_, _, state, _) = self { return state }
+        return nil
+    }
+
+    /// True for a refused write that broke a constraint (unique, primary or foreign key, not
+    /// null, check), on either database: SQLITE_CONSTRAINT, or SQLSTATE class 23.
+    public var isConstraintViolation: Bool {
+        sqliteCode == SQLITE_CONSTRAINT || postgresState?.hasPrefix("23") == true
     }
 
     public var description: String {
@@ -38,6 +59,19 @@ public enum StorageError: Error, Equatable, CustomStringConvertible {
             return "storage: no row in \(table) with id \"\(id)\""
         case let .closed(operation):
             return "storage: \(operation) called after the connection was closed"
+        case let .postgres(operation, sql, state, message):
+            let statement = sql.map { "; SQL: \($0)" } ?? ""
+            return "storage: \(operation) failed with SQLSTATE \(state): \(message)\(statement)"
+        case let .unavailable(database, operation, reason, detail):
+            return "storage: \(database) is unavailable: \(operation): \(reason)\(detail.isEmpty ? "" : " (\(detail))")"
         }
+    }
+}
+
+extension StorageError: StoreFailure {
+    /// The client's sentence for `.unavailable`; nil for every other case.
+    public var unavailableReason: String? {
+        if case let .unavailable(_, _, reason, _) = self { return "the database is unavailable: \(reason)" }
+        return nil
     }
 }

@@ -77,3 +77,24 @@ enum StoreSQL {
     static let assignmentCount = "SELECT COUNT(*) FROM mission_assignments"
     static let rewardCount = "SELECT COUNT(*) FROM rewards"
 }
+
+/// What `DatabaseStore` adds: whole-database totals and rows as stored, for `runus db copy`.
+extension StoreSQL {
+    static let totals = """
+        SELECT (SELECT count(*) FROM users), (SELECT count(*) FROM runs), (SELECT count(track) FROM runs),
+            (SELECT coalesce(sum(length(track)), 0) FROM runs), (SELECT total(distance_m) FROM runs),
+            (SELECT count(*) FROM mission_assignments),
+            (SELECT count(*) FROM mission_assignments WHERE status = 'completed'),
+            (SELECT count(*) FROM rewards), (SELECT coalesce(sum(xp), 0) FROM rewards),
+            (SELECT count(*) FROM badges), (SELECT count(*) FROM ingest_answers)
+        """
+    static let storedRuns =
+        "SELECT \(runSummaryColumns), track FROM runs WHERE user_id = ? ORDER BY start_time, id"
+    static let storedAssignments = "SELECT \(assignmentColumns) FROM mission_assignments WHERE user_id = ? ORDER BY seq"
+    static let ingestAnswers = "SELECT run_id, answer_json FROM ingest_answers WHERE user_id = ? ORDER BY run_id"
+    /// Children first, as `deleteUser`.
+    static let removeAll = [
+        "DELETE FROM ingest_answers", "DELETE FROM badges", "DELETE FROM rewards",
+        "DELETE FROM mission_assignments", "DELETE FROM runs", "DELETE FROM users",
+    ]
+}

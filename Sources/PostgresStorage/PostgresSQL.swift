@@ -1,0 +1,114 @@
+/// Every statement `PostgresStore` runs, with its parameter types, in one place: constant
+/// text built once from constant column lists; values only ever travel as bound `$n`
+/// parameters. Same statements as SQLite's `StoreSQL`, in PostgreSQL's dialect.
+enum PostgresSQL {
+    // MARK: users
+    static let userColumns = "id, birth_year, sex, height_cm, weight_kg, time_zone, utc_offset_s, display_name"
+    static let upsertUser = PGQuery("""
+        INSERT INTO users (\(userColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+        ON CONFLICT (id) DO UPDATE SET birth_year = excluded.birth_year, sex = excluded.sex,
+            height_cm = excluded.height_cm, weight_kg = excluded.weight_kg,
+            time_zone = excluded.time_zone, utc_offset_s = excluded.utc_offset_s,
+            display_name = excluded.display_name
+        """, [.text, .int8, .text, .float8, .float8, .text, .int8, .text])
+    /// Every record of a runner, children first (the foreign keys are deferred, but a user row
+    /// must not outlive nor be outlived by what references it).
+    static let deleteUser = [
+        "DELETE FROM ingest_answers WHERE user_id = $1",
+        "DELETE FROM badges WHERE user_id = $1",
+        "DELETE FROM rewards WHERE user_id = $1",
+        "DELETE FROM mission_assignments WHERE user_id = $1",
+        "DELETE FROM runs WHERE user_id = $1",
+        "DELETE FROM users WHERE id = $1",
+    ].map { PGQuery($0, [.text]) }
+    static let userByID = PGQuery("SELECT \(userColumns) FROM users WHERE id = $1", [.text])
+    static let allUsers = PGQuery("SELECT \(userColumns) FROM users ORDER BY id")
+
+    // MARK: runs
+    /// Columns of a run without its track, in the order `PostgresStore.run(from:at:track:)` reads them.
+    static let runSummaryColumns =
+        "user_id, id, start_time, distance_m, elapsed_s, moving_s, elevation_gain_m, calories_kcal, source, rewarded, unrewarded_reason"
+    static let insertRun = PGQuery("""
+        INSERT INTO runs (\(runSummaryColumns), track) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+        ON CONFLICT (user_id, id) DO NOTHING
+        """, [.text, .text, .float8, .float8, .float8, .float8, .float8, .float8, .text, .bool, .text, .bytea])
+    static let runByID = PGQuery("SELECT \(runSummaryColumns), track FROM runs WHERE user_id = $1 AND id = $2", [.text, .text])
+    static let runsInRange = PGQuery("""
+        SELECT \(runSummaryColumns) FROM runs
+        WHERE user_id = $1 AND start_time >= $2 AND start_time < $3 ORDER BY start_time, id
+        """, [.text, .float8, .float8])
+    static let allRuns = PGQuery("SELECT \(runSummaryColumns) FROM runs WHERE user_id = $1 ORDER BY start_time, id", [.text])
+    static let storedRuns = PGQuery(
+        "SELECT \(runSummaryColumns), track FROM runs WHERE user_id = $1 ORDER BY start_time, id", [.text])
+
+    // MARK: mission_assignments
+    static let assignmentColumns = """
+        id, user_id, day, kind, spec_json, model_version, p_complete, xp, status, run_id, progress, \
+        p_true, offered_at
+        """
+    static let insertAssignment = PGQuery("""
+        INSERT INTO mission_assignments (\(assignmentColumns))
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+        """, [.text, .text, .text, .text, .text, .text, .float8, .int8, .text, .text, .float8, .float8, .float8])
+    static let updateAssignment = PGQuery(
+        "UPDATE mission_assignments SET status = $1, run_id = $2, progress = $3 WHERE user_id = $4 AND id = $5",
+        [.text, .text, .float8, .text, .text])
+    static let assignmentsOfDay = PGQuery("""
+        SELECT \(assignmentColumns) FROM mission_assignments WHERE user_id = $1 AND day = $2 ORDER BY seq
+        """, [.text, .text])
+    static let assignmentsInRange = PGQuery("""
+        SELECT \(assignmentColumns) FROM mission_assignments
+        WHERE user_id = $1 AND day >= $2 AND day <= $3 ORDER BY day, seq
+        """, [.text, .text, .text])
+    static let decidedAssignments = PGQuery("""
+        SELECT \(assignmentColumns) FROM mission_assignments
+        WHERE status IN ('completed', 'failed') ORDER BY offered_at, id, user_id
+        """)
+    static let storedAssignments = PGQuery(
+        "SELECT \(assignmentColumns) FROM mission_assignments WHERE user_id = $1 ORDER BY seq", [.text])
+
+    // MARK: rewards
+    static let insertReward = PGQuery(
+        "INSERT INTO rewards (id, user_id, time, xp, reason, ref_id) VALUES ($1, $2, $3, $4, $5, $6)",
+        [.text, .text, .float8, .int8, .text, .text])
+    static let rewardsOfUser = PGQuery(
+        "SELECT id, user_id, time, xp, reason, ref_id FROM rewards WHERE user_id = $1 ORDER BY time, id", [.text])
+
+    // MARK: badges
+    static let insertBadge = PGQuery("""
+        INSERT INTO badges (user_id, badge_id, awarded_at, run_id) VALUES ($1, $2, $3, $4)
+        ON CONFLICT (user_id, badge_id) DO NOTHING
+        """, [.text, .text, .float8, .text])
+    static let badgesOfUser = PGQuery("""
+        SELECT user_id, badge_id, awarded_at, run_id FROM badges WHERE user_id = $1 ORDER BY awarded_at, badge_id
+        """, [.text])
+
+    // MARK: ingest_answers
+    static let insertIngestAnswer = PGQuery(
+        "INSERT INTO ingest_answers (user_id, run_id, answer_json) VALUES ($1, $2, $3)", [.text, .text, .text])
+    static let ingestAnswer = PGQuery("SELECT answer_json FROM ingest_answers WHERE user_id = $1 AND run_id = $2", [.text, .text])
+    static let ingestAnswersOfUser = PGQuery(
+        "SELECT run_id, answer_json FROM ingest_answers WHERE user_id = $1 ORDER BY run_id", [.text])
+
+    // MARK: counts and totals
+    static let userCount = PGQuery("SELECT count(*) FROM users")
+    static let runCount = PGQuery("SELECT count(*) FROM runs")
+    static let assignmentCount = PGQuery("SELECT count(*) FROM mission_assignments")
+    static let rewardCount = PGQuery("SELECT count(*) FROM rewards")
+    /// Sums of bigint columns are numeric in PostgreSQL: cast back (a sum past 2^63 fails
+    /// loudly instead of wrapping).
+    static let totals = PGQuery("""
+        SELECT (SELECT count(*) FROM users), (SELECT count(*) FROM runs), (SELECT count(track) FROM runs),
+            (SELECT coalesce(sum(octet_length(track)), 0)::bigint FROM runs),
+            (SELECT coalesce(sum(distance_m), 0)::double precision FROM runs),
+            (SELECT count(*) FROM mission_assignments),
+            (SELECT count(*) FROM mission_assignments WHERE status = 'completed'),
+            (SELECT count(*) FROM rewards), (SELECT coalesce(sum(xp), 0)::bigint FROM rewards),
+            (SELECT count(*) FROM badges), (SELECT count(*) FROM ingest_answers)
+        """)
+    /// Children first, as `deleteUser`.
+    static let removeAll = [
+        "DELETE FROM ingest_answers", "DELETE FROM badges", "DELETE FROM rewards",
+        "DELETE FROM mission_assignments", "DELETE FROM runs", "DELETE FROM users",
+    ].map { PGQuery($0) }
+}

@@ -1,0 +1,89 @@
+import Testing
+import RunusCore
+import Storage
+
+@Suite("Store conformance: db copy moves a whole database between the two")
+struct CopyConformanceTests {
+    static let pairs: [(StoreKind, StoreKind)] = [(.sqlite, .postgres), (.postgres, .sqlite), (.sqlite, .sqlite)]
+
+    /// A small database with every kind of row, odd values included (a run the read check
+    /// skips, NULLs, an empty track, shared ids across runners).
+    static func fill(_ store: any DatabaseStore) throws {
+        var rng = SeededGenerator(seed: 77)
+        try store.transaction {
+            for u in 0..<5 {
+                let user = "runner-\(u)"
+                try store.upsertUser(Sample.user(user, full: u % 2 == 0))
+                for r in 0..<12 {
+                    let track: [UInt8]? = r % 3 == 0 ? nil : (r % 3 == 1 ? [] : (0..<rng.int(in: 1...4000)).map { _ in UInt8(rng.int(in: 0...255)) })
+                    var run = Sample.run("run-\(r)", user: user, start: 1_760_000_000 + Double(r) * 86_400 + 0.1, track: track)
+                    run.distance = 1000 + Double(rng.int(in: 0...20_000)) / 7
+                    if r == 11 { run.elapsed = 1e9 }  // left out by reads, kept by a copy
+                    try store.insertRun(run)
+                    var a = Sample.assignment("day-\(r)-1", user: user, day: Sample.day.adding(days: r),
+                                              offeredAt: run.startTime - 3600, status: r % 2 == 0 ? .completed : .offered)
+                    if a.status == .completed { a.runID = run.id; a.progress = 1; a.pTrue = 0.5 }
+                    try store.insertAssignment(a)
+                    try store.insertReward(RewardEntry(userID: user, time: run.startTime, xp: 10 + r, reason: "run", ref: run.id))
+                    try store.recordIngestAnswer(user: user, runID: run.id, answerJSON: #"{"run":\#(r)}"#)
+                }
+                try store.insertBadge(BadgeAward(userID: user, badgeID: "first_run", awardedAt: 1_760_000_000.1, runID: "run-0"))
+            }
+        }
+    }
+
+    @Test("every record arrives as it was, and the totals agree", arguments: pairs)
+    func copies(from: StoreKind, to: StoreKind) throws {
+        try withStore(from) { source in
+            try Self.fill(source)
+            try withStore(to) { destination in
+                var reports: [(Int, Int)] = []
+                let outcome = try DatabaseCopy.run(from: source, to: destination) { reports.append(($0, $1)) }
+                #expect(outcome.mismatches == [])
+                #expect(outcome.source == outcome.destination)
+                #expect(outcome.source.users == 5 && outcome.source.runs == 60 && outcome.source.ingestAnswers == 60)
+                #expect(reports.last.map { $0 == (5, 5) } == true)
+                #expect(try destination.allUsers() == source.allUsers())
+                for user in try source.allUsers().map(\.id) {
+                    #expect(try destination.storedRuns(user: user) == source.storedRuns(user: user))
+                    #expect(try destination.storedAssignments(user: user) == source.storedAssignments(user: user))
+                    #expect(try destination.rewards(user: user) == source.rewards(user: user))
+                    #expect(try destination.badges(user: user) == source.badges(user: user))
+                    #expect(try destination.ingestAnswers(user: user) == source.ingestAnswers(user: user))
+                    #expect(try destination.decidedAssignments() == source.decidedAssignments())
+                }
+            }
+        }
+    }
+
+    @Test("a destination that holds anything is refused, and left as it was", arguments: pairs)
+    func refusesNonEmpty(from: StoreKind, to: StoreKind) throws {
+        try withStore(from) { source in
+            try Self.fill(source)
+            try withStore(to) { destination in
+                try destination.upsertUser(Sample.user("someone"))
+                let before = try destination.totals()
+                #expect(throws: DatabaseCopyError.destinationNotEmpty(destination.location, before)) {
+                    try DatabaseCopy.run(from: source, to: destination)
+                }
+                #expect(try destination.totals() == before)
+            }
+        }
+    }
+
+    @Test("totals name exactly the figures that differ")
+    func totalsMismatch() {
+        var a = StoreTotals()
+        a.users = 2; a.runs = 3; a.distanceSum = 1e7; a.xpSum = 40
+        var b = a
+        #expect(a.mismatches(b) == [])
+        b.distanceSum = 1e7 * (1 + StoreTotals.distanceRelativeTolerance / 2)
+        #expect(a.mismatches(b) == [])
+        b.distanceSum = 1e7 * (1 + 4 * StoreTotals.distanceRelativeTolerance)
+        b.xpSum = 41
+        #expect(a.mismatches(b) == ["distance sum (m)", "XP sum"])
+        b = a
+        b.distanceSum = .nan
+        #expect(a.mismatches(b) == ["distance sum (m)"])
+    }
+}
