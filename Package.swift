@@ -67,7 +67,7 @@ let package = Package(
         .target(name: "RunusCLI", dependencies: [
             "ActivityLab",   // segmentation-model and segmentation-report
             "RunusCore", "Tracking", "TrackFormats", "Missions", "Learning", "Features",
-            "Engine", "Simulation", "Storage", "Server", "Reports", "Service", "Training", "Datasets", "ModelStore",
+            "Engine", "Simulation", "Storage", "PostgresStorage", "Server", "Reports", "Service", "Training", "Datasets", "ModelStore",
         ]),
         .executableTarget(name: "runus", dependencies: ["RunusCLI"]),
         // `make bench` only: batch metrics and the live tracker as the daemon runs it, on track files.

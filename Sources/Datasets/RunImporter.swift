@@ -41,11 +41,11 @@ public struct ImportReport: Equatable {
 /// items give the same rows in the same order, so an import is reproducible and a repeat
 /// changes nothing (the run ids are deterministic, and stored ids are not read again).
 public struct RunImporter {
-    public let store: SQLiteStore
+    public let store: any DatabaseStore
     /// Items converted in parallel before their runs are written in one transaction, ≥ 1.
     public var batchSize = 64
 
-    public init(store: SQLiteStore, batchSize: Int = 64) {
+    public init(store: any DatabaseStore, batchSize: Int = 64) {
         self.store = store
         self.batchSize = batchSize
     }
@@ -84,14 +84,15 @@ public struct RunImporter {
                 }
             }
             if !runs.isEmpty {
-                try store.transaction {
-                    for (runner, run, points) in runs {
-                        // Two items of one import may give the same run (the same file twice).
-                        guard try store.insertRun(run) else { report.alreadyPresent += 1; continue }
-                        existing[runner, default: []].insert(run.id)
-                        if run.track == nil { report.importedSummaries += 1 } else { report.importedTracks += 1 }
-                        report.points += points
-                    }
+                // The body only writes and says which runs went in: a server store may run it
+                // again (TransactionalStore), so the report is counted after the commit.
+                let inserted = try store.transaction { try runs.map { try store.insertRun($0.1) } }
+                for ((runner, run, points), isNew) in zip(runs, inserted) {
+                    // Two items of one import may give the same run (the same file twice).
+                    guard isNew else { report.alreadyPresent += 1; continue }
+                    existing[runner, default: []].insert(run.id)
+                    if run.track == nil { report.importedSummaries += 1 } else { report.importedTracks += 1 }
+                    report.points += points
                 }
             }
             done += batch.count

@@ -246,7 +246,7 @@ final class PGConnection {
     /// libpq's last message on one line.
     private var libpqMessage: String {
         guard let text = PQerrorMessage(handle) else { return "" }
-        return String(cString: text).split(whereSeparator: \.isNewline).joined(separator: " ")
+        return String(cString: text).split(whereSeparator: { $0.isNewline || $0 == "\t" }).joined(separator: " ")
     }
 
     /// A server error as a `StorageError`: the connection classes (08, 57P01-57P03, 53300) and

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Storage
 
 /// A small argument parser: each command declares its options, the parser checks the command
 /// line against them and produces help text from the same declarations (one source of truth).
@@ -89,13 +90,20 @@ public struct ParsedArguments: Sendable {
         return value
     }
 
-    /// The path of `--name`, a database that must exist already: commands that only read one
-    /// refuse a mistyped path instead of creating an empty database there.
+    /// `--name`, a database that must exist already: commands that only read one refuse a
+    /// mistyped SQLite path instead of creating an empty database there. A PostgreSQL URI is
+    /// returned as given: connecting to it is the check, and its failure names the server and
+    /// database (never the password).
     public func existingDatabase(_ name: String) throws -> String {
-        let path = try require(name)
+        try Self.existingDatabase(try require(name), label: "--\(name)")
+    }
+
+    /// `path` when it is a PostgreSQL URI or an existing file; `label` names the argument.
+    static func existingDatabase(_ path: String, label: String) throws -> String {
+        if case .postgres = StoreLocation(path) { return path }
         var status = stat()
         guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            throw UsageError("--\(name) \(path): no such database (this command reads one; make it with 'runus simulate' or 'runus import')")
+            throw UsageError("\(label) \(path): no such database (this command reads one; make it with 'runus simulate' or 'runus import')")
         }
         return path
     }

@@ -8,7 +8,7 @@ import Storage
 enum ImportCommand: Command {
     static let name = "import"
     static let abstract = "Import run histories: track files of one runner, or a runners dataset folder."
-    static let usage = "--db PATH [--runner ID] [--time-zone TZ] FILE|DIR... | --db PATH --dataset DIR"
+    static let usage = "--db PATH|URI [--runner ID] [--time-zone TZ] FILE|DIR... | --db PATH|URI --dataset DIR"
     static let discussion = """
     Files (GPX, TCX, FIT, GeoJSON, CSV; gzip too) hold one runner's activities: runs are stored
     with the metrics runs.ingest computes (vehicle parts removed), other sports are skipped. An
@@ -23,7 +23,7 @@ enum ImportCommand: Command {
     summary lists it, and the exit code is 1 when any item failed.
     """
     static let parser = ArgumentParser(options: [
-        .required("db", "PATH", help: "Database to import into (created when absent)."),
+        .required("db", "PATH|URI", help: "Database to import into: SQLite file (created when absent) or postgresql:// URI."),
         .value("runner", "ID", default: "imported", help: "Runner the files belong to (files only)."),
         .value("time-zone", "TZ", default: "UTC", help: "IANA time zone of a runner created by a file import."),
         .optional("dataset", "DIR", help: "Import a runners dataset folder instead of files."),
@@ -55,7 +55,7 @@ enum ImportCommand: Command {
             }
             profiles = [UserProfile(id: runner, timeZone: zone, utcOffsetSeconds: offset)]
         }
-        var importer = RunImporter(store: try SQLiteStore(path: dbPath))
+        var importer = RunImporter(store: try StoreOpening.open(dbPath, for: .offline))
         if let batch = try arguments.int("batch", in: 1...100_000) { importer.batchSize = batch }
         let progress = ProgressOutput(label: "import", output: output, interactive: ProgressOutput.isTerminal(output))
         var report = try importer.run(items: items, profiles: profiles, progress: progress)

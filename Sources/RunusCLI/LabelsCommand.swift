@@ -9,7 +9,7 @@ import Training
 enum LabelsCommand: Command {
     static let name = "labels"
     static let abstract = "Count labelled examples and base rates per mission kind (logged outcomes, history labels)."
-    static let usage = "--db PATH [--labels logged|history|both]"
+    static let usage = "--db PATH|URI [--labels logged|history|both]"
     static let discussion = """
     History labels: before each run with at least one earlier run, every candidate mission the
     runner could have been given from the past alone, checked against that run (completed 1,
@@ -18,12 +18,13 @@ enum LabelsCommand: Command {
     base rate, examples from summary-only runs, runs and runners with a label.
     """
     static let parser = ArgumentParser(options: [
-        .required("db", "PATH", help: "Database to read."),
+        .required("db", "PATH|URI", help: "Database to read: SQLite file or postgresql:// URI."),
         .value("labels", "SOURCE", default: "history", help: "Which labels: \(LabelSource.names)."),
     ])
 
     static func run(_ arguments: ParsedArguments, output: OutputSink) throws -> ExitCode {
-        let store = try SQLiteStore(path: try arguments.existingDatabase("db"))
+        let store = try StoreOpening.open(try arguments.existingDatabase("db"), for: .offline)
+        defer { try? store.close() }
         let source = try labelSource(arguments)
         let progress = ProgressOutput(label: "labels", output: output, interactive: ProgressOutput.isTerminal(output))
         let counts = try LabelCounts(store: store, source: source, resolver: SystemTimeZones(), progress: progress)

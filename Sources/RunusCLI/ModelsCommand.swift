@@ -11,7 +11,7 @@ import Training
 enum ModelsCommand: Command {
     static let name = "models"
     static let abstract = "List, show, promote, roll back and compare trained models in the registry (models/)."
-    static let usage = "list | show NAME | promote NAME | rollback | compare --db PATH [--labels SOURCE] MODEL_DIR… [--models DIR]"
+    static let usage = "list | show NAME | promote NAME | rollback | compare --db PATH|URI [--labels SOURCE] MODEL_DIR… [--models DIR]"
     static let discussion = """
     Each model is a directory in the registry (default models/) with model.json and MODEL_CARD.md,
     e.g. written by 'runus train --out models/NAME'. 'promote NAME' checks that the model loads
@@ -24,7 +24,7 @@ enum ModelsCommand: Command {
     """
     static let parser = ArgumentParser(options: [
         .value("models", "DIR", default: "models", help: "Model registry directory."),
-        .optional("db", "PATH", help: "compare, promote: database whose examples are split and scored."),
+        .optional("db", "PATH|URI", help: "compare, promote: database (SQLite file or postgresql:// URI) whose examples are split and scored."),
         .flag("force", help: "promote: promote although the candidate scores worse than the served model on the test slice."),
         .value("train-fraction", "F", default: "0.8", help: "compare: share of examples, by time, before the test slice (as in train)."),
         .value("labels", "SOURCE", default: "logged", help: "compare: labels \(LabelSource.names), as given to train (record 0600)."),
@@ -60,7 +60,8 @@ enum ModelsCommand: Command {
             guard arguments.string("db") != nil else { throw UsageError("models compare: --db PATH is required") }
             let db = try arguments.existingDatabase("db")
             guard !rest.isEmpty else { throw UsageError("models compare: at least one MODEL_DIR expected") }
-            let store = try SQLiteStore(path: db)
+            let store = try StoreOpening.open(db, for: .offline)
+            defer { try? store.close() }
             output.err("reading labelled examples from \(db)…\n")
             let slice = try testSlice(store, arguments)
             let models = try rest.map { directory in
@@ -75,7 +76,7 @@ enum ModelsCommand: Command {
     }
 
     /// The test slice of `--db` as `train` made it (`--train-fraction`, `--labels`).
-    static func testSlice(_ store: SQLiteStore, _ arguments: ParsedArguments) throws -> ModelComparison.TestSlice {
+    static func testSlice(_ store: any DatabaseStore, _ arguments: ParsedArguments) throws -> ModelComparison.TestSlice {
         BLASThreads.useOne()
         return try ModelComparison.TestSlice(store: store, trainFraction: try arguments.double("train-fraction", in: 0.5...0.95)!,
                                              labels: try LabelsCommand.labelSource(arguments), resolver: SystemTimeZones())
@@ -87,7 +88,7 @@ enum ModelsCommand: Command {
     /// `promote` would serve it without a word.
     static func checkNotWorse(_ name: String, registry: ModelsRegistry, arguments: ParsedArguments, output: OutputSink) throws {
         let db = try arguments.existingDatabase("db")
-        let store = try SQLiteStore(path: db)
+        let store = try StoreOpening.open(db, for: .offline)
         defer { try? store.close() }
         output.err("reading labelled examples from \(db)…\n")
         let slice = try testSlice(store, arguments)

@@ -12,7 +12,7 @@ import Training
 enum ReportCommand: Command {
     static let name = "report"
     static let abstract = "Offline evaluation report of a model (or two, with --vs): HTML, Markdown or JSON."
-    static let usage = "--model DIR [--vs DIR] --db PATH [--from DATE --to DATE] [--labels logged|history|both] --out FILE [--format html|md|json]"
+    static let usage = "--model DIR [--vs DIR] --db PATH|URI [--from DATE --to DATE] [--labels logged|history|both] --out FILE [--format html|md|json]"
     static let discussion = """
     Evaluates on the database's labelled examples (tried missions, features as of the offer):
     those offered between --from and --to (local days, inclusive), by default the last 20% by
@@ -24,7 +24,7 @@ enum ReportCommand: Command {
     static let parser = ArgumentParser(options: [
         .required("model", "DIR", help: "Model directory (model.json: logistic regression or gradient boosting)."),
         .optional("vs", "DIR", help: "Reference model directory to compare with."),
-        .required("db", "PATH", help: "Database with logged mission outcomes."),
+        .required("db", "PATH|URI", help: "Database with logged mission outcomes: SQLite file or postgresql:// URI."),
         .optional("from", "DATE", help: "First local day of the period, YYYY-MM-DD."),
         .optional("to", "DATE", help: "Last local day of the period, YYYY-MM-DD."),
         .required("out", "FILE", help: "Report file to write."),
@@ -59,14 +59,15 @@ enum ReportCommand: Command {
         }
         BLASThreads.useOne()   // reproducible LR scores (record 0006)
         let dbPath = try arguments.existingDatabase("db")
-        let store = try SQLiteStore(path: dbPath)
+        let store = try StoreOpening.open(dbPath, for: .offline)
+        defer { try? store.close() }
         let input = try ReportData.load(store: store, from: from, to: to, labels: try LabelsCommand.labelSource(arguments),
                                         resolver: SystemTimeZones(), models: models.map(\.model))
         let report = try ReportBuilder.build(
             examples: input.examples, recommended: input.recommended, models: models.map(\.model), features: input.features,
             data: .init(examples: input.examples.count, completed: input.examples.filter { $0.label == 1 }.count,
                         runners: Set(input.examples.map(\.runner)).count, firstDay: input.firstDay, lastDay: input.lastDay,
-                        period: input.period, source: URL(fileURLWithPath: dbPath).lastPathComponent),
+                        period: input.period, source: StoreOpening.shortName(dbPath, store: store)),
             configuration: configuration)
         let bytes: [UInt8]
         switch format {

@@ -12,7 +12,7 @@ public enum RunusCLI {
         SimulateCommand.self, TrainCommand.self, ServeCommand.self, CallCommand.self, LoadtestCommand.self, FeaturesCommand.self,
         TrackCommand.self, MetricsAliasCommand.self, ReferenceCheckCommand.self, EvalRaceTimesCommand.self, SimulatePolicyCommand.self,
         SegmentationCommand.self, SegmentationModelCommand.self, RaceLoadtestCommand.self, MissionCommand.self, ReportCommand.self,
-        ImportCommand.self, LabelsCommand.self, ModelsCommand.self,
+        ImportCommand.self, LabelsCommand.self, ModelsCommand.self, DbCommand.self,
     ]
 
     /// Entry point of the executable.

@@ -12,7 +12,7 @@ import Service
 enum ServeCommand: Command {
     static let name = "serve"
     static let abstract = "Serve the line-delimited JSON protocol on TCP and/or a Unix socket."
-    static let usage = "--db PATH [--model DIR | --models DIR] [--listen HOST:PORT] [--unix PATH] [--token-file PATH] [limits]"
+    static let usage = "--db PATH|URI [--model DIR | --models DIR] [--listen HOST:PORT] [--unix PATH] [--token-file PATH] [limits]"
     static let discussion = """
     One JSON object per line in both directions (docs/protocol.md). Prints one 'listening' line
     per address on stdout when ready; logs are JSON lines on stderr. SIGTERM or SIGINT stops
@@ -29,7 +29,7 @@ enum ServeCommand: Command {
     0512, 0513, 0530 and 0531 give the reasons for each default.
     """
     static let parser = ArgumentParser(options: [
-        .required("db", "PATH", help: "Database (created if absent)."),
+        .required("db", "PATH|URI", help: "SQLite file (created if absent) or postgresql:// URI (docs/deploy.md)."),
         .optional("model", "DIR", help: "Model directory holding model.json (default: the registry's promoted model)."),
         .value("models", "DIR", default: "models", help: "Model registry: the promoted model, else DIR/default."),
         .repeated("listen", "HOST:PORT", help: "TCP address (default 127.0.0.1:7878 when no --unix)."),
@@ -82,7 +82,7 @@ enum ServeCommand: Command {
         let log: @Sendable (String) -> Void = { line in StandardStreams().err(line + "\n") }
 
         let source = try ModelSource(model: arguments.string("model"), models: try arguments.require("models"))
-        let store = try SQLiteStore(path: try arguments.require("db"), log: log)
+        let store = try StoreOpening.open(try arguments.require("db"), for: .daemon, log: log)
         var daemon = DaemonConfiguration(server: configuration, store: store,
                                          loadModel: { try ModelFiles.readAny(from: try source.directory()) })
         daemon.plausibility.rewardWindow = try arguments.double("reward-window-days", in: 1...365)! * 86_400

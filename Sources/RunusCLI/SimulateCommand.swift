@@ -11,21 +11,23 @@ import Training
 enum SimulateCommand: Command {
     static let name = "simulate"
     static let abstract = "Create a database of simulated runners, runs and mission outcomes."
-    static let usage = "--db PATH [--runners N] [--days D] [--seed S] [--start YYYY-MM-DD] [--force]"
+    static let usage = "--db PATH|URI [--runners N] [--days D] [--seed S] [--start YYYY-MM-DD] [--force]"
     static let discussion = """
     Runners have profiles, abilities that follow a fitness-fatigue model, habits, GPS tracks with
     noise, stops, dropouts and drives, and one mission offered per day by an exploring policy.
     Outcomes follow a stated behaviour model (docs/simulation.md); the true completion probability
     is stored next to each tried mission for evaluation only. The same options give a
     byte-identical file. The database is written beside PATH and renamed into place when complete.
+    A postgresql:// URI writes into that database instead, which must be empty (--force deletes
+    every record in it first).
     """
     static let parser = ArgumentParser(options: [
-        .required("db", "PATH", help: "Database file to create."),
+        .required("db", "PATH|URI", help: "Database file to create, or postgresql:// URI of an empty database."),
         .value("runners", "N", default: "200", help: "Number of runners (1-100000)."),
         .value("days", "D", default: "180", help: "Number of days (1-3650)."),
         .value("seed", "S", default: "1", help: "Random seed (unsigned 64-bit)."),
         .value("start", "YYYY-MM-DD", default: "2026-06-01", help: "First simulated day."),
-        .flag("force", help: "Replace PATH if it exists."),
+        .flag("force", help: "Replace PATH if it exists (a URI: delete every record first)."),
         .flag("quiet", help: "No progress on stderr."),
     ])
 
@@ -37,15 +39,12 @@ enum SimulateCommand: Command {
         guard let seed = UInt64(seedText) else { throw UsageError("--seed: '\(seedText)' is not an unsigned 64-bit integer") }
         let startText = try arguments.require("start")
         guard let start = CivilDate(iso: startText) else { throw UsageError("--start: '\(startText)' is not a date YYYY-MM-DD") }
-        if access(path, F_OK) == 0, !arguments.flag("force") {
-            throw CLIError("\(path) exists; pass --force to replace it")
-        }
         let configuration = SimulationConfiguration(runners: runners, days: days, seed: seed, startDay: start)
         let progress = arguments.flag("quiet") ? nil
             : ProgressOutput(label: "simulating", output: output, interactive: ProgressOutput.isTerminal(output))
-        let summary = try write(configuration, to: path, progress: progress)
+        let (summary, written) = try write(configuration, to: path, force: arguments.flag("force"), progress: progress)
         output.out("""
-        wrote \(path): \(summary.runners) runners, \(summary.runs) runs, \(summary.assignments) mission offers \
+        wrote \(written): \(summary.runners) runners, \(summary.runs) runs, \(summary.assignments) mission offers \
         (\(summary.decided) tried: \(summary.completed) completed), seed \(seed)
 
         """)
@@ -54,37 +53,39 @@ enum SimulateCommand: Command {
 
     struct Summary { var runners = 0, runs = 0, assignments = 0, decided = 0, completed = 0 }
 
-    /// Simulates in batches (runners in parallel on all cores, each from its own random stream)
-    /// and writes the batches in runner order, so the file does not depend on thread timing.
+    /// Writes the simulation to `--db`; returns the summary and where it went (for a server,
+    /// without credentials).
+    static func write(_ configuration: SimulationConfiguration, to argument: String, force: Bool,
+                      progress: ProgressOutput?) throws -> (Summary, String) {
+        switch StoreLocation(argument) {
+        case .sqlite(let path):
+            if access(path, F_OK) == 0, !force { throw CLIError("\(path) exists; pass --force to replace it") }
+            return (try write(configuration, to: path, progress: progress), path)
+        case .postgres:
+            // No file to build aside and rename: the database must be empty, or emptied (--force).
+            let store = try StoreOpening.open(argument, for: .offline)
+            defer { try? store.close() }
+            let totals = try store.totals()
+            if !totals.isEmpty {
+                guard force else {
+                    throw CLIError("\(store.location) holds \(totals.users) users and \(totals.runs) runs; pass --force to delete every record first")
+                }
+                try store.removeAllRecords()
+            }
+            let summary = try fill(store, configuration, progress: progress)
+            progress?.finish()
+            return (summary, store.location)
+        }
+    }
+
+    /// Simulates into a new SQLite file beside `path`, renamed into place when complete.
     static func write(_ configuration: SimulationConfiguration, to path: String, progress: ProgressOutput?) throws -> Summary {
         let temporary = path + ".partial"
         unlink(temporary)
-        var summary = Summary()
+        let summary: Summary
         do {
             let store = try SQLiteStore(path: temporary)
-            let batchSize = 32
-            var first = 0
-            while first < configuration.runners {
-                let count = min(batchSize, configuration.runners - first)
-                let base = first
-                let results = ParallelMap.map(count: count) { i in
-                    RunnerSimulator.simulate(runner: base + i, configuration: configuration)
-                }
-                try store.transaction {
-                    for runner in results {
-                        try store.upsertUser(runner.profile)
-                        for run in runner.runs { try store.insertRun(run) }
-                        for a in runner.assignments { try store.insertAssignment(a) }
-                        summary.runners += 1
-                        summary.runs += runner.runs.count
-                        summary.assignments += runner.assignments.count
-                        summary.decided += runner.assignments.filter { $0.status == .completed || $0.status == .failed }.count
-                        summary.completed += runner.assignments.filter { $0.status == .completed }.count
-                    }
-                }
-                first += count
-                progress?.update(done: first, total: configuration.runners)
-            }
+            summary = try fill(store, configuration, progress: progress)
             try store.close()
         } catch {
             unlink(temporary)
@@ -93,6 +94,39 @@ enum SimulateCommand: Command {
         progress?.finish()
         guard rename(temporary, path) == 0 else {
             throw CLIError("cannot move \(temporary) to \(path): \(String(cString: strerror(errno)))")
+        }
+        return summary
+    }
+
+    /// Simulates in batches (runners in parallel on all cores, each from its own random stream)
+    /// and writes the batches in runner order, so the file does not depend on thread timing.
+    static func fill(_ store: any DatabaseStore, _ configuration: SimulationConfiguration, progress: ProgressOutput?) throws -> Summary {
+        var summary = Summary()
+        let batchSize = 32
+        var first = 0
+        while first < configuration.runners {
+            let count = min(batchSize, configuration.runners - first)
+            let base = first
+            let results = ParallelMap.map(count: count) { i in
+                RunnerSimulator.simulate(runner: base + i, configuration: configuration)
+            }
+            // The body only writes: a server store may run it again (TransactionalStore).
+            try store.transaction {
+                for runner in results {
+                    try store.upsertUser(runner.profile)
+                    for run in runner.runs { try store.insertRun(run) }
+                    for a in runner.assignments { try store.insertAssignment(a) }
+                }
+            }
+            for runner in results {
+                summary.runners += 1
+                summary.runs += runner.runs.count
+                summary.assignments += runner.assignments.count
+                summary.decided += runner.assignments.filter { $0.status == .completed || $0.status == .failed }.count
+                summary.completed += runner.assignments.filter { $0.status == .completed }.count
+            }
+            first += count
+            progress?.update(done: first, total: configuration.runners)
         }
         return summary
     }

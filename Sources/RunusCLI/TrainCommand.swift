@@ -10,7 +10,7 @@ import Training
 enum TrainCommand: Command {
     static let name = "train"
     static let abstract = "Train the mission model (logistic regression or gradient-boosted trees) on a database."
-    static let usage = "--db PATH --out DIR [--model lr|gbdt] [--l2 L] [--train-fraction F] [--validation-fraction V] [--calibration M] [--init lr|none] [--refit yes|no] [--labels logged|history|both] [--seed S]"
+    static let usage = "--db PATH|URI --out DIR [--model lr|gbdt] [--l2 L] [--train-fraction F] [--validation-fraction V] [--calibration M] [--init lr|none] [--refit yes|no] [--labels logged|history|both] [--seed S]"
     static let discussion = """
     Examples are tried missions (completed or failed) with as-of features from earlier runs,
     split by time (docs/decisions/0610): the last part of the period is the test slice; before
@@ -20,7 +20,7 @@ enum TrainCommand: Command {
     DIR/model.json and DIR/MODEL_CARD.md; the same database and options give identical files.
     """
     static let parser = ArgumentParser(options: [
-        .required("db", "PATH", help: "Database to train on."),
+        .required("db", "PATH|URI", help: "Database to train on: SQLite file or postgresql:// URI."),
         .required("out", "DIR", help: "Directory to write model.json and MODEL_CARD.md into."),
         .value("model", "KIND", default: "lr", help: "Model kind: lr (logistic regression) or gbdt (gradient-boosted trees)."),
         .value("l2", "L", default: "1", help: "lr, and gbdt's initial model: L2 penalty λ (> 0; scikit-learn C = 1/λ)."),
@@ -46,7 +46,8 @@ enum TrainCommand: Command {
         let trainFraction = try arguments.double("train-fraction", in: 0.5...0.95)!
         let seed = try arguments.int("seed", in: 0...Int(Int32.max))!
         BLASThreads.useOne()  // bit-for-bit reproducible fits (record 0006)
-        let store = try SQLiteStore(path: dbPath)
+        let store = try StoreOpening.open(dbPath, for: .offline)
+        defer { try? store.close() }
         output.err("reading labelled examples from \(dbPath)…\n")
         let progress = ProgressOutput(label: "history labels", output: output, interactive: ProgressOutput.isTerminal(output))
         let labels = try LabelsCommand.labelSource(arguments)
