@@ -91,7 +91,7 @@ let package = Package(
         // The store conformance suite (SQLite and PostgreSQL alike) and PostgreSQL's own tests.
         .testTarget(name: "PostgresStorageTests", dependencies: ["PostgresStorage", "Storage"]),
         .testTarget(name: "ServerTests", dependencies: ["Server"]),
-        .testTarget(name: "RunusCLITests", dependencies: ["RunusCLI", "Service", "Training", "Datasets", "ModelStore"]),
+        .testTarget(name: "RunusCLITests", dependencies: ["RunusCLI", "Service", "Training", "Datasets", "ModelStore", "PostgresStorage"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "Storage", "Simulation"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports"], exclude: ["Golden"]),
         .testTarget(name: "FuzzingTests", dependencies: ["Fuzzing", "TrackFormats"]),

@@ -53,6 +53,28 @@ struct RouterTests {
         #expect(entry["ts"]?.stringValue?.hasSuffix("Z") == true)
     }
 
+    /// What a store throws when its database cannot serve (record 0406).
+    struct DatabaseDown: StoreFailure, CustomStringConvertible {
+        let reason: String?
+        var unavailableReason: String? { reason }
+        var description: String { "db.example:5432 refused the connection" }
+    }
+
+    @Test("a store that cannot reach its database gives unavailable (retry later), with the detail in the log only")
+    func storeUnavailable() throws {
+        let logs = LogSink()
+        let router = Router(log: { logs.append($0) })
+        router.register("down") { _ in throw DatabaseDown(reason: "the database is unavailable: connection refused") }
+        router.register("other") { _ in throw DatabaseDown(reason: nil) }
+        let answer = router.answer(to: ["op": "down", "id": 1])
+        #expect(answer.errorCode == "unavailable")
+        #expect(answer["error"]?["message"] == "down: the database is unavailable: connection refused; retry later")
+        let entry = try JSONParser.parse(try #require(logs.all.first))
+        #expect(entry["event"] == "store_unavailable")
+        #expect(entry["message"]?.stringValue?.contains("db.example") == true)
+        #expect(router.answer(to: ["op": "other"]).errorCode == "internal")  // another kind of store error
+    }
+
     @Test("the answer line is the sorted-key JSON plus LF")
     func answerLine() {
         let line = Self.router().answerLine(for: Array(#"{"id":1,"op":"greet","name":"ann"}"#.utf8))
