@@ -4,7 +4,9 @@
 # Other verbs: build, db, model, check-model, docs, protocol-docs, bench-daemon, fuzz, clean.
 
 SHELL := /bin/bash
-APT_PACKAGES := libopenblas-dev liblapacke-dev libsqlite3-dev zlib1g-dev pkg-config
+APT_PACKAGES := libopenblas-dev liblapacke-dev libsqlite3-dev zlib1g-dev libpq-dev pkg-config
+# The throwaway PostgreSQL server of `make test` and `make bench-store` (scripts/with-postgres.sh).
+TEST_APT_PACKAGES := postgresql-15
 SWIFT ?= swift
 RELEASE_BIN := .build/release/runus
 
@@ -26,10 +28,10 @@ SERVE_MODEL = $(if $(filter command line environment,$(origin MODEL)),--model $(
 # One BLAS thread per request: parallelism comes from concurrent work (docs/decisions/0006).
 export OPENBLAS_NUM_THREADS ?= 1
 
-.PHONY: run test build deps db model check-model model-table model-table-sim model-curve-sim docs protocol-docs bench-daemon clean eval-race-times bench-races
+.PHONY: run test build deps deps-test db model check-model model-table model-table-sim model-curve-sim docs protocol-docs bench-daemon clean eval-race-times bench-races
 
-deps:
-	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+# Installs the Debian packages of $(1) that are missing (as root; otherwise says how).
+install_missing = missing=$$(for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing:" $$missing; \
@@ -40,6 +42,12 @@ deps:
 	    exit 1; \
 	  fi; \
 	fi
+
+deps:
+	@$(call install_missing,$(APT_PACKAGES))
+
+deps-test:
+	@$(call install_missing,$(APT_PACKAGES) $(TEST_APT_PACKAGES))
 
 build: deps
 	$(SWIFT) build -c release --product runus
@@ -54,8 +62,10 @@ run: build $(DB)
 	@mkdir -p $(VAR)
 	exec $(RELEASE_BIN) serve --db $(DB) $(SERVE_MODEL) --listen $(LISTEN) --unix $(UNIX_SOCKET)
 
-test: deps
-	$(SWIFT) test --disable-xctest
+# Next to a throwaway PostgreSQL (stopped afterwards, even when tests fail), so that the store
+# conformance suite runs on both stores; fsync off there (PG_DURABLE=0): nothing in it must survive.
+test: deps-test
+	PG_DURABLE=0 scripts/with-postgres.sh $(SWIFT) test --disable-xctest
 
 # Rebuilds the shipped model from a fresh simulation (what models/default/MODEL_CARD.md says).
 model: build
@@ -316,3 +326,14 @@ fuzz-files: fuzz-build
 fuzz: fuzz-build $(FUZZ_DB)
 	@status=0; $(MAKE) --no-print-directory fuzz-protocol || status=1; \
 	$(MAKE) --no-print-directory fuzz-files || status=1; exit $$status
+
+# The store's share of runs.ingest on SQLite and PostgreSQL, same data, one process, release
+# build, next to a throwaway durable PostgreSQL (scripts/with-postgres.sh): runs/s, one thread
+# and 4, medians of BENCH_STORE_REPEATS passes after a warm-up, and the ratio; then the time a
+# request takes to fail when the server stops, and to succeed once it is back (record 0406).
+BENCH_STORE_RUNS ?= 2000
+BENCH_STORE_REPEATS ?= 5
+.PHONY: bench-store
+bench-store: deps-test
+	$(SWIFT) build -c release --product runus-bench
+	scripts/with-postgres.sh .build/release/runus-bench store $(BENCH_STORE_RUNS) $(BENCH_STORE_REPEATS)

@@ -70,8 +70,9 @@ let package = Package(
             "Engine", "Simulation", "Storage", "PostgresStorage", "Server", "Reports", "Service", "Training", "Datasets", "ModelStore",
         ]),
         .executableTarget(name: "runus", dependencies: ["RunusCLI"]),
-        // `make bench` only: batch metrics and the live tracker as the daemon runs it, on track files.
-        .executableTarget(name: "runus-bench", dependencies: ["RunusCore", "Tracking", "TrackFormats", "Engine"]),
+        // `make bench` and `make bench-store` only: batch metrics and the live tracker as the
+        // daemon runs it, on track files; the store's ingestion work on SQLite and PostgreSQL.
+        .executableTarget(name: "runus-bench", dependencies: ["RunusCore", "Tracking", "TrackFormats", "Engine", "Storage", "PostgresStorage"]),
         // `make bench-learn` only: our learners on the peer benchmark's data.
         .executableTarget(name: "runus-bench-learn", dependencies: ["Learning"]),
         // `make fuzz` only: the fuzzing driver (daemon processes, connections, RSS, watchdog).

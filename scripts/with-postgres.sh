@@ -5,7 +5,8 @@
 # only (listen_addresses=''), RUNUS_TEST_POSTGRES exported as its URI for CMD; the server is
 # stopped and the folder removed when CMD ends, whatever its exit status (trap EXIT). Run as
 # root, the server runs as the `postgres` user, which owns the folder. CMD's exit status is
-# this script's.
+# this script's. RUNUS_TEST_POSTGRES_DATA and RUNUS_TEST_POSTGRES_BIN name the server's data
+# folder and binaries, for a benchmark that stops and restarts it (make bench-store).
 #
 # PG_BIN: the server's binaries (default /usr/lib/postgresql/15/bin).
 # PG_DURABLE=0: fsync and synchronous_commit off (tests: a crash loses nothing that matters
@@ -41,19 +42,30 @@ stop_server() {
   rm -rf "$dir"
 }
 trap stop_server EXIT
+trap 'exit 130' INT TERM  # through the EXIT trap
 
 # Local connections only (the socket lives in a folder only its owner can enter): trust.
 as_server "$PG_BIN/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 --no-sync >"$dir/initdb.log" 2>&1 \
   || { cat "$dir/initdb.log" >&2; exit 1; }
 
-settings=(-c listen_addresses= -c "unix_socket_directories=$dir" -c max_connections=200)
-if [ "${PG_DURABLE:-1}" = 0 ]; then
-  settings+=(-c fsync=off -c synchronous_commit=off -c full_page_writes=off)
-fi
-as_server "$PG_BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 -o "${settings[*]}" start >/dev/null \
+# The settings go into postgresql.conf (not pg_ctl -o), so that a plain `pg_ctl start` brings
+# the same server back (make bench-store stops and starts it to time an outage).
+{
+  echo "listen_addresses = ''"
+  echo "unix_socket_directories = '$dir'"
+  echo "max_connections = 200"
+  if [ "${PG_DURABLE:-1}" = 0 ]; then
+    echo "fsync = off"
+    echo "synchronous_commit = off"
+    echo "full_page_writes = off"
+  fi
+} >>"$dir/data/postgresql.conf"
+as_server "$PG_BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start >/dev/null \
   || { cat "$dir/server.log" >&2; exit 1; }
 
 export RUNUS_TEST_POSTGRES="postgresql:///postgres?host=$dir&user=postgres"
+# For benchmarks that stop and start the server: its data folder and pg_ctl.
+export RUNUS_TEST_POSTGRES_DATA="$dir/data" RUNUS_TEST_POSTGRES_BIN="$PG_BIN"
 echo "with-postgres: PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') on $dir (RUNUS_TEST_POSTGRES)" >&2
 status=0
 "$@" || status=$?
