@@ -19,7 +19,7 @@ public enum ErrorCode: String, Sendable, CaseIterable {
     /// A bug or an unexpected failure inside the server; details are in the server log.
     case `internal` = "internal"
     /// The server cannot serve this now (shutting down, too many connections, its buffer memory
-    /// full); retrying may work.
+    /// full, its database unreachable: `StoreFailure`); retrying may work.
     case unavailable = "unavailable"
     /// A TCP connection sent a request before a successful `auth`, or `auth` had a wrong token
     /// (after `maximumAuthFailures` of those the connection is closed).
