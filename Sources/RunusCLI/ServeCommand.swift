@@ -82,7 +82,11 @@ enum ServeCommand: Command {
         let log: @Sendable (String) -> Void = { line in StandardStreams().err(line + "\n") }
 
         let source = try ModelSource(model: arguments.string("model"), models: try arguments.require("models"))
-        let store = try SQLiteStore(path: try arguments.require("db"), log: log)
+        let databasePath = try arguments.require("db")
+        // One daemon per SQLite file: a second one is refused here, naming the first (record 0526).
+        let lock = databasePath == ":memory:" ? nil : try ServeLock(databasePath: databasePath, now: SystemClock().now())
+        defer { lock?.release() }
+        let store = try SQLiteStore(path: databasePath, log: log)
         var daemon = DaemonConfiguration(server: configuration, store: store,
                                          loadModel: { try ModelFiles.readAny(from: try source.directory()) })
         daemon.plausibility.rewardWindow = try arguments.double("reward-window-days", in: 1...365)! * 86_400

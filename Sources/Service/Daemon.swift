@@ -62,6 +62,9 @@ public final class Daemon: Sendable {
         reloader.attach(server)
         pusher.attach(server)
         server.onConnectionClosed { races.connectionClosed($0) }
+        // Races the store holds carry on where they were (record 0526), before any request.
+        let resumed = try races.resume()
+        if resumed > 0 { configuration.log(ServerLog.line(.info, "races_resumed", ["count": .number(Double(resumed))])) }
         self.server = server
         self.reloader = reloader
         self.races = races

@@ -15,6 +15,10 @@ public enum StorageError: Error, Equatable, CustomStringConvertible {
     case notFound(table: String, id: String)
     /// The connection was closed before this operation.
     case closed(operation: String)
+    /// Another daemon serves this file (`ServeLock`); `holder` is what it wrote in the lock file.
+    case alreadyServed(path: String, holder: String)
+    /// The serve lock file could not be opened or locked (errno).
+    case lockFailed(path: String, errno: Int32)
 
     /// SQLite's primary result code (the low byte of the extended code), or nil for errors that
     /// did not come from SQLite.
@@ -38,6 +42,11 @@ public enum StorageError: Error, Equatable, CustomStringConvertible {
             return "storage: no row in \(table) with id \"\(id)\""
         case let .closed(operation):
             return "storage: \(operation) called after the connection was closed"
+        case let .alreadyServed(path, holder):
+            return "storage: \(path) is already served by another runus serve (\(holder)); one daemon per SQLite file: "
+                + "stop it first, or use PostgreSQL for several replicas"
+        case let .lockFailed(path, errno):
+            return "storage: cannot lock \(path) (errno \(errno))"
         }
     }
 }

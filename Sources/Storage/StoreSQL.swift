@@ -16,6 +16,9 @@ enum StoreSQL {
     /// must not outlive nor be outlived by what references it).
     static let deleteUser = [
         "DELETE FROM ingest_answers WHERE user_id = ?",
+        "DELETE FROM race_results WHERE user_id = ?",
+        "DELETE FROM race_entries WHERE user_id = ?",
+        "UPDATE races SET created_by = '' WHERE created_by = ?",
         "DELETE FROM badges WHERE user_id = ?",
         "DELETE FROM rewards WHERE user_id = ?",
         "DELETE FROM mission_assignments WHERE user_id = ?",
