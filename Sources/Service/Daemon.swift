@@ -51,7 +51,7 @@ public final class Daemon: Sendable {
         let artifact = try configuration.loadModel()
         let pusher = ServerPusher()
         let races = RaceOperations(store: configuration.store, resolver: configuration.resolver, clock: configuration.clock,
-                                   pusher: pusher, limits: configuration.raceLimits)
+                                   pusher: pusher, limits: configuration.raceLimits, runRules: configuration.plausibility)
         let reloader = ModelReloader(loadModel: configuration.loadModel, store: configuration.store, clock: configuration.clock,
                                      resolver: configuration.resolver, startedAt: configuration.clock.now(), stats: Stats(),
                                      log: configuration.log, persistentOperations: { races.register(on: $0) },

@@ -40,13 +40,16 @@ public final class RaceOperations: Sendable {
 
     let store: any EngineStore
 
+    /// `runRules` are the plausibility rules of `runs.ingest`: a race runner's track is stored
+    /// as a run under them (record 0526).
     public init(store: any EngineStore, resolver: any UTCOffsetResolver, clock: any Clock, pusher: any LinePusher,
-                limits: RaceLimits = RaceLimits()) {
+                limits: RaceLimits = RaceLimits(), runRules: PlausibilityRules = PlausibilityRules()) {
         // The activity classifier's forest is built at first use: build it here, not inside the
         // first race.join or race.position request.
         _ = ActivityClassifier.default
         self.store = store
-        self.service = RaceService(store: store, resolver: resolver, limits: limits, makeTracker: { LiveRaceTracker() })
+        self.service = RaceService(store: store, resolver: resolver, limits: limits, runRules: runRules,
+                                   makeTracker: { LiveRaceTracker() })
         self.clock = clock
         self.pusher = pusher
     }

@@ -152,6 +152,38 @@ struct DurableRaceTests {
     }
 }
 
+@Suite("race runs")
+struct RaceRunTests {
+    @Test("finishers' and leavers' tracks become runs (source race) with run XP, once; a finisher's run reaches the line")
+    func raceRuns() throws {
+        let start = DurableRaceTests.start
+        let store = try DurableRaceTests.store()
+        let service = RaceService(store: store, runRules: PlausibilityRules(), makeTracker: { LiveRaceTracker() })
+        try DurableRaceTests.open(service)
+        _ = try DurableRaceTests.feed(service, batches: 0..<20)
+        // cy leaves at 100 s: their 100 s are a run now.
+        _ = try service.leave("r", token: "token-cy", now: start + 101)
+        let cy = try #require(try store.run(user: "cy", id: "r"))
+        #expect(cy.source == "race")
+        #expect(abs(cy.distance - 99 * 3.5) < 10, "\(cy.distance)")
+        _ = try DurableRaceTests.feed(service, batches: 20..<70)
+        let (ranking, _) = try service.results("r", now: start + 400)
+        for user in ["ana", "bo"] {
+            let run = try #require(try store.run(user: user, id: "r"), "\(user) has no race run")
+            #expect(run.source == "race")
+            #expect(run.distance >= 1000 - 1, "a finisher's run reaches the line: \(run.distance)")
+            let finish = try #require(ranking.first { $0.userID == user }?.finishTime)
+            #expect(run.elapsed >= finish - 1 && run.elapsed <= finish + 5)
+            #expect(try store.rewards(user: user).contains { $0.reason == RewardReason.run && $0.refID == "r" })
+        }
+        // cy's run is not stored twice, and a resume does not store again.
+        let ledger = store.rewardCount
+        #expect(try store.runs(user: "cy", from: 0, to: .infinity).count == 1)
+        _ = try RaceService(store: store, runRules: PlausibilityRules(), makeTracker: { LiveRaceTracker() }).resume(now: start + 500)
+        #expect(store.rewardCount == ledger)
+    }
+}
+
 /// A tracker whose distance follows a script, to see what rooms show when it goes back.
 struct ScriptedTracker: RaceDistanceTracker {
     let script: [Meters]

@@ -89,6 +89,9 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
     private let makeTracker: @Sendable () -> Tracker
     public let limits: RaceLimits
     public let positionRules: RacePositionRules
+    /// Stores a race runner's track as a run (`RunIngestion` with `source: race`); nil keeps
+    /// races out of the runners' runs (tests of the room logic alone).
+    private let raceRuns: RunIngestion?
 
     /// XP for finishing (plus per km), and bonuses for the podium (record 0008).
     public static var finishXP: Int { 50 }
@@ -101,9 +104,10 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
 
     public init(store: any EngineStore, resolver: any UTCOffsetResolver = FixedOffsetResolver(),
                 limits: RaceLimits = RaceLimits(), positionRules: RacePositionRules = RacePositionRules(),
-                makeTracker: @escaping @Sendable () -> Tracker) {
+                runRules: PlausibilityRules? = nil, makeTracker: @escaping @Sendable () -> Tracker) {
         self.store = store; self.resolver = resolver; self.makeTracker = makeTracker
         self.limits = limits; self.positionRules = positionRules
+        raceRuns = runRules.map { RunIngestion(store: store, resolver: resolver, rules: $0) }
     }
 
     /// The digest a secret is kept as (participant tokens, invites).
@@ -229,10 +233,14 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
         }
     }
 
+    /// A runner leaves; one who leaves a running race has what they ran stored as a run now.
     public func leave(_ id: String, token: String, now: EpochSeconds) throws -> [SequencedRaceEvent] {
         let digest = Self.digest(token)
         let user = try participant(id, token: token) ?? ""
-        return try update(id, now: now, log: (.leave, user, digest, nil)) { try $0.leave(tokenDigest: digest, now: now) }
+        let running = try summary(id).phase == .running
+        let events = try update(id, now: now, log: (.leave, user, digest, nil)) { try $0.leave(tokenDigest: digest, now: now) }
+        if running { storeRaceRun(race: id, user: user, tokenDigest: digest, until: nil, now: now) }
+        return events
     }
 
     /// New points of a runner. The points that count (`positionRules.fresh`) are kept in the
@@ -401,8 +409,44 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
                                              gap: entry.gap, timeGap: entry.timeGap, xp: xp, badges: badges, finishedAt: now))
             }
             try store.insertRaceResults(rows)
+            // Every runner's track becomes a run in the same transaction (a crash leaves both or
+            // neither); a runner who left was stored then, and storing again changes nothing.
+            let settings = try self.settings(raceID)
+            for (user, digest) in try runnersWhoRan(raceID) {
+                let finish = ranking.first { $0.userID == user }?.finishTime.map { settings.startTime + $0 }
+                storeRaceRun(race: raceID, user: user, tokenDigest: digest, until: finish, now: now)
+            }
             return awards
         }
+    }
+
+    /// Runners with positions in the race's log, with their token digests, in first-seen order.
+    private func runnersWhoRan(_ raceID: String) throws -> [(UserID, String)] {
+        var seen: Set<String> = [], out: [(UserID, String)] = []
+        for entry in try store.raceEntries(race: raceID) where entry.kind == .position && seen.insert(entry.tokenDigest).inserted {
+            out.append((entry.userID, entry.tokenDigest))
+        }
+        return out
+    }
+
+    /// Stores what a runner ran in race `race` as their run (client run id: the race id;
+    /// `source: race`): run XP, mission checks and history, like any run. Only points from the
+    /// start (to the finish instant `until` for a finisher) count. A track that cannot be a run
+    /// (fewer than two usable points, refused by the plausibility rules) is not stored: the race
+    /// result stands without it.
+    private func storeRaceRun(race: String, user: UserID, tokenDigest: String, until: EpochSeconds?, now: EpochSeconds) {
+        guard let raceRuns, let settings = try? settings(race), let entries = try? store.raceEntries(race: race) else { return }
+        var points: [TrackPoint] = []
+        for entry in entries where entry.kind == .position && entry.tokenDigest == tokenDigest {
+            guard let bytes = entry.points, let track = try? CompactTrackCodec.decode(bytes) else { continue }
+            // A finisher's run ends at the first point on or past the line.
+            for p in track.points where p.time >= settings.startTime && (points.last.map { p.time > $0.time } ?? true)
+                && !(points.last.map { last in until.map { last.time >= $0 } ?? false } ?? false) {
+                points.append(p)
+            }
+        }
+        guard points.count >= 2 else { return }
+        _ = try? raceRuns.ingest(user: user, clientRunID: race, track: Track(points: points), now: now, source: "race")
     }
 }
 
