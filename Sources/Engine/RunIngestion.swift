@@ -55,7 +55,10 @@ public final class RunIngestion: Sendable {
     }
 
     /// Ingests one run; returns the answer document (the same one on every repeat).
-    public func ingest(user userID: UserID, clientRunID: String, track: Track, now: EpochSeconds) throws -> JSONValue {
+    /// `source` is what the run record says it came from: `app` for `runs.ingest`, `race` for
+    /// a race runner's track (record 0526).
+    public func ingest(user userID: UserID, clientRunID: String, track: Track, now: EpochSeconds,
+                       source: String = "app") throws -> JSONValue {
         let runID = clientRunID
         if let stored = try store.ingestAnswer(user: userID, runID: runID) { return try JSONParser.parse(stored) }
         guard let user = try store.user(id: userID) else { throw IngestError.unknownUser(userID) }
@@ -67,7 +70,7 @@ public final class RunIngestion: Sendable {
         let verdict = rules.rewardVerdict(start: metrics.startTime, distance: metrics.distance, moving: metrics.moving, now: now)
         var run = RunRecord(id: runID, userID: userID, startTime: metrics.startTime, distance: metrics.distance,
                             elapsed: metrics.elapsed, moving: metrics.moving, elevationGain: metrics.elevationGain,
-                            calories: metrics.calories, source: "app", track: CompactTrackCodec.encode(track),
+                            calories: metrics.calories, source: source, track: CompactTrackCodec.encode(track),
                             rewarded: verdict == nil, unrewardedReason: verdict?.code)
         // Stored only as every later read will take it: a run the read check would skip is
         // refused now, one it would repair is stored repaired (so no read logs it again).

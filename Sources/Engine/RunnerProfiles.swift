@@ -89,6 +89,8 @@ public struct RunnerProfiles: Sendable {
         public let assignments: [MissionAssignment]
         public let rewards: [RewardEntry]
         public let badges: [BadgeAward]
+        /// Races the runner joined, by start time, each with the runner's result once finished.
+        public let races: [(race: StoredRace, result: StoredRaceResult?)]
     }
 
     public func export(_ id: UserID) throws -> Export {
@@ -97,7 +99,10 @@ public struct RunnerProfiles: Sendable {
             .map { try store.run(user: id, id: $0.id) ?? $0 }
         let assignments = try store.assignments(user: id, from: CivilDate(daysSinceEpoch: -1_000_000),
                                                 to: CivilDate(daysSinceEpoch: 1_000_000))
+        let races = try store.races(user: id).map { race in
+            (race, try store.raceResults(race: race.id).first { $0.userID == id })
+        }
         return Export(profile: user, runs: runs, assignments: assignments, rewards: try store.rewards(user: id),
-                      badges: try store.badges(user: id))
+                      badges: try store.badges(user: id), races: races)
     }
 }

@@ -13,8 +13,12 @@ enum PostgresSQL {
         """, [.text, .int8, .text, .float8, .float8, .text, .int8, .text])
     /// Every record of a runner, children first (the foreign keys are deferred, but a user row
     /// must not outlive nor be outlived by what references it).
+    /// A runner's race rows go too; races they hosted stay for the others, without a host.
     static let deleteUser = [
         "DELETE FROM ingest_answers WHERE user_id = $1",
+        "DELETE FROM race_results WHERE user_id = $1",
+        "DELETE FROM race_entries WHERE user_id = $1",
+        "UPDATE races SET created_by = '' WHERE created_by = $1",
         "DELETE FROM badges WHERE user_id = $1",
         "DELETE FROM rewards WHERE user_id = $1",
         "DELETE FROM mission_assignments WHERE user_id = $1",
@@ -104,11 +108,40 @@ enum PostgresSQL {
             (SELECT count(*) FROM mission_assignments),
             (SELECT count(*) FROM mission_assignments WHERE status = 'completed'),
             (SELECT count(*) FROM rewards), (SELECT coalesce(sum(xp), 0)::bigint FROM rewards),
-            (SELECT count(*) FROM badges), (SELECT count(*) FROM ingest_answers)
+            (SELECT count(*) FROM badges), (SELECT count(*) FROM ingest_answers),
+            (SELECT count(*) FROM races), (SELECT count(*) FROM race_entries), (SELECT count(*) FROM race_results)
         """)
     /// Children first, as `deleteUser`.
     static let removeAll = [
+        "DELETE FROM race_results", "DELETE FROM race_entries", "DELETE FROM races",
         "DELETE FROM ingest_answers", "DELETE FROM badges", "DELETE FROM rewards",
         "DELETE FROM mission_assignments", "DELETE FROM runs", "DELETE FROM users",
     ].map { PGQuery($0) }
+
+    // MARK: races (record 0526)
+    static let raceColumns = "id, name, distance_m, start_time, capacity, public, created_by, invite_sha256, created_at, cancelled_at"
+    static let insertRace = PGQuery("INSERT INTO races (\(raceColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                                    [.text, .text, .float8, .float8, .int8, .bool, .text, .text, .float8, .float8])
+    static let cancelRace = PGQuery("UPDATE races SET cancelled_at = $1 WHERE id = $2 AND cancelled_at IS NULL", [.float8, .text])
+    static let activeRaces = PGQuery("""
+        SELECT \(raceColumns) FROM races WHERE cancelled_at IS NULL AND start_time >= $1 ORDER BY start_time, id
+        """, [.float8])
+    static let racesOfUser = PGQuery("""
+        SELECT \(raceColumns) FROM races WHERE id IN (SELECT race_id FROM race_entries WHERE user_id = $1)
+        ORDER BY start_time, id
+        """, [.text])
+    static let allRaces = PGQuery("SELECT \(raceColumns) FROM races ORDER BY start_time, id")
+    static let insertEntry = PGQuery("""
+        INSERT INTO race_entries (race_id, seq, kind, user_id, token_sha256, time, points) VALUES ($1, $2, $3, $4, $5, $6, $7)
+        """, [.text, .int8, .text, .text, .text, .float8, .bytea])
+    static let entries = PGQuery("""
+        SELECT race_id, seq, kind, user_id, token_sha256, time, points FROM race_entries WHERE race_id = $1 ORDER BY seq
+        """, [.text])
+    static let resultColumns = """
+        race_id, rank, user_id, status, distance_m, finish_time_s, elapsed_pace_s_per_km, gap_m, time_gap_s, xp, \
+        badges_json, finished_at
+        """
+    static let insertResult = PGQuery("INSERT INTO race_results (\(resultColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+                                      [.text, .int8, .text, .text, .float8, .float8, .float8, .float8, .float8, .int8, .text, .float8])
+    static let results = PGQuery("SELECT \(resultColumns) FROM race_results WHERE race_id = $1 ORDER BY rank", [.text])
 }

@@ -2,8 +2,9 @@ import Storage
 
 /// The PostgreSQL schema as an ordered list of migrations, the counterpart of SQLite's
 /// `Schema` (docs/decisions/0406-postgresql-store.md). Append new versions; never edit a released
-/// one. Version 1 holds what SQLite's versions 1-4 built, with the same tables, columns,
-/// keys and orderings; applied versions are rows of `runus_schema`.
+/// one. Version 1 holds what SQLite's versions 1-4 built, version 2 SQLite's 5 (durable
+/// races), with the same tables, columns, keys and orderings; applied versions are rows of
+/// `runus_schema`.
 ///
 /// Type mapping: REAL → double precision (instants stay Unix seconds, UTC, as in SQLite: a
 /// copy is bit-exact both ways and every comparison is the same arithmetic); INTEGER → bigint;
@@ -14,6 +15,7 @@ import Storage
 enum PostgresSchema {
     static let migrations: [Migration] = [
         Migration(version: 1, sql: version1),
+        Migration(version: 2, sql: version2),
     ]
 
     static var currentVersion: Int { migrations.count }
@@ -104,6 +106,54 @@ enum PostgresSchema {
             run_id text COLLATE "C" NOT NULL,
             answer_json text NOT NULL,
             PRIMARY KEY (user_id, run_id)
+        );
+        """
+
+    /// Durable races (docs/decisions/0526-durable-races.md), as SQLite's version 5: settings,
+    /// the append-only log of accepted commands and the results; secrets as SHA-256 digests;
+    /// no foreign key to users (a race outlives a runner who deletes their account).
+    static let version2 = """
+        CREATE TABLE races (
+            id text COLLATE "C" PRIMARY KEY,
+            name text NOT NULL,
+            distance_m double precision NOT NULL,
+            start_time double precision NOT NULL,
+            capacity bigint NOT NULL,
+            public boolean NOT NULL,
+            created_by text COLLATE "C" NOT NULL,
+            invite_sha256 text,
+            created_at double precision NOT NULL,
+            cancelled_at double precision
+        );
+        CREATE INDEX races_start ON races (start_time, id);
+
+        CREATE TABLE race_entries (
+            race_id text COLLATE "C" NOT NULL REFERENCES races (id) DEFERRABLE INITIALLY DEFERRED,
+            seq bigint NOT NULL CHECK (seq > 0),
+            kind text NOT NULL CHECK (kind IN ('join', 'leave', 'position')),
+            user_id text COLLATE "C" NOT NULL,
+            token_sha256 text NOT NULL,
+            time double precision NOT NULL,
+            points bytea,
+            PRIMARY KEY (race_id, seq)
+        );
+        CREATE INDEX race_entries_user ON race_entries (user_id, race_id);
+
+        CREATE TABLE race_results (
+            race_id text COLLATE "C" NOT NULL REFERENCES races (id) DEFERRABLE INITIALLY DEFERRED,
+            rank bigint NOT NULL CHECK (rank > 0),
+            user_id text COLLATE "C" NOT NULL,
+            status text NOT NULL,
+            distance_m double precision NOT NULL,
+            finish_time_s double precision,
+            elapsed_pace_s_per_km double precision,
+            gap_m double precision NOT NULL,
+            time_gap_s double precision,
+            xp bigint NOT NULL,
+            badges_json text NOT NULL,
+            finished_at double precision NOT NULL,
+            PRIMARY KEY (race_id, user_id),
+            UNIQUE (race_id, rank)
         );
         """
 }

@@ -14,6 +14,7 @@ extension PostgresStore: DatabaseStore {
         t.users = try r.int(0, 0); t.runs = try r.int(0, 1); t.runsWithTrack = try r.int(0, 2); t.trackBytes = try r.int(0, 3)
         t.distanceSum = try r.double(0, 4); t.assignments = try r.int(0, 5); t.completedAssignments = try r.int(0, 6)
         t.rewards = try r.int(0, 7); t.xpSum = try r.int(0, 8); t.badges = try r.int(0, 9); t.ingestAnswers = try r.int(0, 10)
+        t.races = try r.int(0, 11); t.raceEntries = try r.int(0, 12); t.raceResults = try r.int(0, 13)
         return t
     }
 
@@ -31,6 +32,9 @@ extension PostgresStore: DatabaseStore {
         let r = try rows(PostgresSQL.ingestAnswersOfUser, [.text(user)])
         return try (0..<r.count).map { StoredIngestAnswer(runID: try r.string($0, 0), answerJSON: try r.string($0, 1)) }
     }
+
+    /// Every race, cancelled ones too, by start time then id.
+    public func allRaces() throws -> [StoredRace] { try Self.races(try rows(PostgresSQL.allRaces)) }
 
     public func removeAllRecords() throws {
         try transaction { for query in PostgresSQL.removeAll { try write(query, []) } }

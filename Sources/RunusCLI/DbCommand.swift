@@ -10,10 +10,11 @@ enum DbCommand: Command {
     FROM and TO are SQLite paths or postgresql:// URIs (docs/deploy.md). FROM must exist; TO
     must be empty (a new SQLite path, or a PostgreSQL database without records) or the copy is
     refused. Every runner's profile, runs with tracks, mission offers (in insertion order), XP
-    ledger, badges and ingest answers are copied as stored, a batch of runners per transaction.
-    Both databases then count and sum their rows (runs, tracks and their bytes, distance, offers,
-    completions, rewards, XP, badges, answers, users); the table shows both, and the exit code is
-    1 when any figure differs.
+    ledger, badges and ingest answers are copied as stored, a batch of runners per transaction,
+    then every race with its log of accepted commands and its results. Both databases then count
+    and sum their rows (users, runs, tracks and their bytes, distance, offers, completions,
+    rewards, XP, badges, answers, races, race entries and results); the table shows both, and
+    the exit code is 1 when any figure differs.
     """
     static let parser = ArgumentParser(options: [
         .flag("quiet", help: "No progress on stderr."),

@@ -29,7 +29,9 @@ enum RaceLoadtestCommand: Command {
         var plan = RaceLoadPlan(address: address, rooms: try arguments.int("rooms", in: 1...1000)!,
                                 runnersPerRoom: try arguments.int("runners-per-room", in: 1...1000)!,
                                 duration: try arguments.double("duration", in: 1...3600)!)
-        plan.startDelay = 5
+        // Setup is three round trips per runner (upsert, join, watch), each join committed
+        // (record 0526): leave 5 s plus 20 ms per runner, so joining never meets the start.
+        plan.startDelay = 5 + 0.02 * Double(plan.rooms * plan.runnersPerRoom)
         let pid = try arguments.int("server-pid", in: 1...Int(Int32.max))
         let clock = SystemClock()
         // CPU is sampled around the traffic only (setup and joins excluded) by the generator's

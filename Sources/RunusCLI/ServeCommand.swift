@@ -82,7 +82,15 @@ enum ServeCommand: Command {
         let log: @Sendable (String) -> Void = { line in StandardStreams().err(line + "\n") }
 
         let source = try ModelSource(model: arguments.string("model"), models: try arguments.require("models"))
-        let store = try StoreOpening.open(try arguments.require("db"), for: .daemon, log: log)
+        let databasePath = try arguments.require("db")
+        // One daemon per SQLite file: a second one is refused here, naming the first (record 0526).
+        // A PostgreSQL database has no file to lock (replicas: docs/deploy.md).
+        var lock: ServeLock?
+        if case .sqlite(let path) = StoreLocation(databasePath), path != ":memory:" {
+            lock = try ServeLock(databasePath: path, now: SystemClock().now())
+        }
+        defer { lock?.release() }
+        let store = try StoreOpening.open(databasePath, for: .daemon, log: log)
         var daemon = DaemonConfiguration(server: configuration, store: store,
                                          loadModel: { try ModelFiles.readAny(from: try source.directory()) })
         daemon.plausibility.rewardWindow = try arguments.double("reward-window-days", in: 1...365)! * 86_400

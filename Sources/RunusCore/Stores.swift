@@ -58,7 +58,7 @@ public protocol RewardStore: Sendable {
 
 /// Everything the engine needs from storage.
 public typealias EngineStore = UserStore & RunStore & MissionStore & RewardStore & BadgeStore & IngestLedger
-    & TransactionalStore
+    & RaceStore & TransactionalStore
 
 public protocol BadgeStore: Sendable {
     /// Records a badge; returns false (and changes nothing) when the runner already has it.

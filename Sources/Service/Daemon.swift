@@ -51,7 +51,7 @@ public final class Daemon: Sendable {
         let artifact = try configuration.loadModel()
         let pusher = ServerPusher()
         let races = RaceOperations(store: configuration.store, resolver: configuration.resolver, clock: configuration.clock,
-                                   pusher: pusher, limits: configuration.raceLimits)
+                                   pusher: pusher, limits: configuration.raceLimits, runRules: configuration.plausibility)
         let reloader = ModelReloader(loadModel: configuration.loadModel, store: configuration.store, clock: configuration.clock,
                                      resolver: configuration.resolver, startedAt: configuration.clock.now(), stats: Stats(),
                                      log: configuration.log, persistentOperations: { races.register(on: $0) },
@@ -62,6 +62,9 @@ public final class Daemon: Sendable {
         reloader.attach(server)
         pusher.attach(server)
         server.onConnectionClosed { races.connectionClosed($0) }
+        // Races the store holds carry on where they were (record 0526), before any request.
+        let resumed = try races.resume()
+        if resumed > 0 { configuration.log(ServerLog.line(.info, "races_resumed", ["count": .number(Double(resumed))])) }
         self.server = server
         self.reloader = reloader
         self.races = races

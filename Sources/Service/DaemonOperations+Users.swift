@@ -86,6 +86,16 @@ extension DaemonOperations {
             "badges": .array(data.badges.map { b in
                 ["id": .string(b.badgeID), "awarded_at": .number(b.awardedAt), "run_id": b.runID.map { .string($0) } ?? .null]
             }),
+            "races": .array(data.races.map { race, result in
+                ["race_id": .string(race.id), "name": .string(race.name), "distance_m": .number(race.distance),
+                 "start_time": .number(race.startTime), "host": .bool(race.createdBy == id),
+                 "cancelled": .bool(race.cancelledAt != nil),
+                 "result": result.map { r in
+                     ["rank": .number(Double(r.rank)), "status": .string(r.status), "distance_m": .number(r.distance),
+                      "finish_time_s": r.finishTime.map { .number($0) } ?? .null, "xp": .number(Double(r.xp)),
+                      "badges": .array(r.badges.map { .string($0) })] as JSONValue
+                 } ?? .null]
+            }),
         ]
     }
 

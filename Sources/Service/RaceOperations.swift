@@ -11,8 +11,10 @@ public final class RaceOperations: Sendable {
     let service: RaceService<Tracker>
     let clock: any Clock
     let pusher: any LinePusher
-    /// Connections watching each race.
-    private let watchers = Mutex<[String: Set<UInt64>]>([:])
+    /// Connections watching each race, with the seq of the last snapshot (`race.waiting`,
+    /// `race.ranking`) pushed to each: a snapshot older than one already pushed is dropped, so a
+    /// watcher never sees an older state after a newer one (record 0526).
+    private let watchers = Mutex<[String: [UInt64: Int64]]>([:])
     /// Display names of the runners who joined a race, as their profile said at the join
     /// (race answers and events carry them; a runner without one gets null).
     private let displayNames = Mutex<[UserID: String]>([:])
@@ -38,15 +40,32 @@ public final class RaceOperations: Sendable {
 
     let store: any EngineStore
 
+    /// `runRules` are the plausibility rules of `runs.ingest`: a race runner's track is stored
+    /// as a run under them (record 0526).
     public init(store: any EngineStore, resolver: any UTCOffsetResolver, clock: any Clock, pusher: any LinePusher,
-                limits: RaceLimits = RaceLimits()) {
+                limits: RaceLimits = RaceLimits(), runRules: PlausibilityRules = PlausibilityRules()) {
         // The activity classifier's forest is built at first use: build it here, not inside the
         // first race.join or race.position request.
         _ = ActivityClassifier.default
         self.store = store
-        self.service = RaceService(store: store, resolver: resolver, limits: limits, makeTracker: { LiveRaceTracker() })
+        self.service = RaceService(store: store, resolver: resolver, limits: limits, runRules: runRules,
+                                   makeTracker: { LiveRaceTracker() })
         self.clock = clock
         self.pusher = pusher
+    }
+
+    /// Resumes the races the store holds (a restarted daemon carries on with them) and loads
+    /// their runners' display names. Returns how many were resumed.
+    @discardableResult
+    public func resume() throws -> Int {
+        let count = try service.resume(now: clock.now())
+        for race in service.list().races { rememberNames(race.participants) }
+        return count
+    }
+
+    private func rememberNames(_ users: [UserID]) {
+        let names = users.map { user in (user, (try? store.user(id: user))??.displayName) }
+        displayNames.withLock { for (user, name) in names { $0[user] = name } }
     }
 
     public func register(on router: Router) {
@@ -67,7 +86,7 @@ public final class RaceOperations: Sendable {
 
     /// Forgets a closed connection's subscriptions.
     public func connectionClosed(_ id: UInt64) {
-        watchers.withLock { all in for key in all.keys { all[key]?.remove(id) } }
+        watchers.withLock { all in for key in all.keys { all[key]?[id] = nil } }
     }
 
     // MARK: operations
@@ -98,9 +117,10 @@ public final class RaceOperations: Sendable {
         let invite = isPublic ? nil : Self.secret()
         try call(id) {
             try service.create(RaceSettings(id: id, name: name, distance: distance, startTime: start, capacity: capacity,
-                                            isPublic: isPublic, createdBy: creator, invite: invite))
+                                            isPublic: isPublic, createdBy: creator,
+                                            inviteDigest: invite.map { RaceService<Tracker>.digest($0) }), now: now)
         }
-        var answer = Self.summaryJSON(try service.summary(id))
+        var answer = summaryJSON(try service.summary(id))
         if let invite, case .object(var members) = answer {
             members["invite"] = .string(invite)
             answer = .object(members)
@@ -129,15 +149,15 @@ public final class RaceOperations: Sendable {
             cursor = parsed
         }
         let page = service.list(distance: minD...maxD, start: from...to, after: cursor, limit: limit)
-        return ["races": .array(page.races.map(Self.summaryJSON)), "next_cursor": page.next.map { .string($0.text) } ?? .null]
+        return ["races": .array(page.races.map(summaryJSON)), "next_cursor": page.next.map { .string($0.text) } ?? .null]
     }
 
     /// A private race is reached only with its invite: without it, the race does not exist for
     /// the caller (`not_found`, as for an unknown id, so a guess learns nothing).
     func checkAccess(_ request: Request, race: String) throws {
         let settings = try call(race) { try service.settings(race) }
-        guard let invite = settings.invite else { return }
-        let given = request.optional("invite")?.stringValue.map { Array($0.utf8) } ?? []
+        guard let invite = settings.inviteDigest else { return }
+        let given = request.optional("invite")?.stringValue.map { Array(RaceService<Tracker>.digest($0).utf8) } ?? []
         guard Self.constantTimeEqual(given, Array(invite.utf8)) else {
             throw RequestError.notFound("\(request.op): no race '\(race.prefix(80))' (a private race needs its 'invite')")
         }
@@ -156,17 +176,16 @@ public final class RaceOperations: Sendable {
         try checkAccess(request, race: race)
         let token = Self.secret()
         let events = try call(race) { try service.join(race, user: user, token: token, now: clock.now()) }
-        let name = try store.user(id: user)?.displayName
-        displayNames.withLock { $0[user] = name }
+        rememberNames([user])
         publish(race, events)
-        return ["race_id": .string(race), "participant_token": .string(token), "race": Self.summaryJSON(try service.summary(race))]
+        return ["race_id": .string(race), "participant_token": .string(token), "race": summaryJSON(try service.summary(race))]
     }
 
     /// The host calls the race off before its start; watchers get `race.cancelled`.
     func cancel(_ request: Request) throws -> JSONValue {
         let race = try request.string("race_id")
         let user = try request.string("user")
-        let events = try call(race) { try service.cancel(race, by: user) }
+        let events = try call(race) { try service.cancel(race, by: user, now: clock.now()) }
         publish(race, events)
         watchers.withLock { $0[race] = nil }
         return ["race_id": .string(race), "cancelled": true]
@@ -183,8 +202,15 @@ public final class RaceOperations: Sendable {
         let race = try request.string("race_id")
         try checkAccess(request, race: race)
         let summary = try call(race) { try service.summary(race) }
-        watchers.withLock { $0[race, default: []].insert(request.connectionID) }
-        return ["race_id": .string(race), "watching": true, "race": Self.summaryJSON(summary)]
+        watchers.withLock { all in
+            let last = all[race]?[request.connectionID] ?? Int64.min
+            all[race, default: [:]][request.connectionID] = last
+        }
+        // The standing now, so that a watcher who arrives mid-race (or after a restart) has a
+        // state before the next event; its seq orders it among the events that follow.
+        let ranking = try call(race) { try service.ranking(race, now: clock.now()) }
+        return ["race_id": .string(race), "watching": true, "race": summaryJSON(summary),
+                "ranking": .array(ranking.map(entryJSON))]
     }
 
     func position(_ request: Request) throws -> JSONValue {
@@ -224,29 +250,48 @@ public final class RaceOperations: Sendable {
         try WireErrors.engine("race \(race.prefix(80))", body)
     }
 
-    func publish(_ race: String, _ events: [RaceEvent], cause: JSONValue? = nil) {
-        guard !events.isEmpty else { return }
-        let targets = watchers.withLock { $0[race] ?? [] }
-        guard !targets.isEmpty else { return }
-        for event in events {
-            var json = eventJSON(race, event, now: clock.now())
-            if case .ranking = event, let cause, case .object(var members) = json {
-                members["cause"] = cause
+    /// Pushes a race's events to its watchers. The check against each watcher's last snapshot
+    /// and the push happen under one lock, so two requests publishing at once cannot reorder
+    /// snapshots on a connection.
+    func publish(_ race: String, _ events: [SequencedRaceEvent], cause: JSONValue? = nil) {
+        guard !events.isEmpty, watchers.withLock({ !($0[race]?.isEmpty ?? true) }) else { return }
+        let lines: [(seq: Int64, snapshot: Bool, line: [UInt8])] = events.map { sequenced in
+            var json = eventJSON(race, sequenced.event, now: clock.now())
+            var snapshot = false
+            if case .object(var members) = json {
+                members["seq"] = .number(Double(sequenced.seq))
+                switch sequenced.event {
+                case .ranking:
+                    snapshot = true
+                    if let cause { members["cause"] = cause }
+                case .waiting: snapshot = true
+                default: break
+                }
                 json = .object(members)
             }
             var line = JSONWriter.bytes(json)
             line.append(0x0A)
-            var gone: [UInt64] = []
-            for id in targets where !pusher.push(connectionID: id, line: line) { gone.append(id) }
-            if !gone.isEmpty { watchers.withLock { for id in gone { $0[race]?.remove(id) } } }
+            return (sequenced.seq, snapshot, line)
+        }
+        watchers.withLock { all in
+            guard var targets = all[race] else { return }
+            for (id, last) in targets {
+                var newest = last
+                for item in lines where !item.snapshot || item.seq > newest {
+                    guard pusher.push(connectionID: id, line: item.line) else { targets[id] = nil; break }
+                    if item.snapshot { newest = item.seq }
+                    targets[id] = newest
+                }
+            }
+            all[race] = targets
         }
     }
 
     func eventJSON(_ race: String, _ event: RaceEvent, now: EpochSeconds) -> JSONValue {
         switch event {
         case .waiting(let participants, let countdown):
-            return ["event": "race.waiting", "race_id": .string(race), "participants": .array(participants.map { .string($0) }),
-                    "countdown_s": .number(countdown.rounded())]
+            return ["event": "race.waiting", "race_id": .string(race), "participant_count": .number(Double(participants.count)),
+                    "participants": participantsJSON(participants), "countdown_s": .number(countdown.rounded())]
         case .started(let at):
             return ["event": "race.started", "race_id": .string(race), "start_time": .number(at)]
         case .ranking(let entries):
@@ -269,10 +314,20 @@ public final class RaceOperations: Sendable {
                 "finish_time_s": e.finishTime.map(r) ?? .null, "time_gap_s": e.timeGap.map(r) ?? .null]
     }
 
-    static func summaryJSON(_ s: RaceSummary) -> JSONValue {
+    /// Runners of a race as every answer and event shows them: `{user, display_name}` in
+    /// joining order.
+    func participantsJSON(_ users: [UserID]) -> JSONValue {
+        let names = displayNames.withLock { all in users.map { all[$0] } }
+        return .array(zip(users, names).map { user, name in
+            ["user": .string(user), "display_name": name.map { .string($0) } ?? .null]
+        })
+    }
+
+    func summaryJSON(_ s: RaceSummary) -> JSONValue {
         ["race_id": .string(s.settings.id), "name": .string(s.settings.name), "distance_m": .number(s.settings.distance),
          "start_time": .number(s.settings.startTime), "capacity": .number(Double(s.settings.capacity)),
-         "public": .bool(s.settings.isPublic), "phase": .string(s.phase.rawValue), "participants": .number(Double(s.participants)),
+         "public": .bool(s.settings.isPublic), "phase": .string(s.phase.rawValue),
+         "participant_count": .number(Double(s.participants.count)), "participants": participantsJSON(s.participants),
          "created_by": .string(s.settings.createdBy)]
     }
 }

@@ -6,7 +6,8 @@ import RunusCore
 /// Runners are copied in batches, one destination transaction per batch: a runner's profile,
 /// runs with tracks, assignments in insertion order, ledger, badges and ingest answers. Rows go
 /// in as stored (`DatabaseStore.storedRuns`: nothing repaired or left out). Assignment
-/// insertion order is kept per runner, which is all `MissionStore` promises.
+/// insertion order is kept per runner, which is all `MissionStore` promises. Then the races
+/// (record 0526), cancelled ones too, with their logs in `seq` order and their results.
 public enum DatabaseCopy {
     public struct Outcome: Sendable {
         public var source: StoreTotals
@@ -18,6 +19,8 @@ public enum DatabaseCopy {
     /// Runners per destination transaction: large enough that commits (an fsync each) do not
     /// dominate, small enough that a batch of tracked runners stays a few MB in memory.
     public static let runnersPerTransaction = 16
+    /// Races per destination transaction (a race's log of positions may hold thousands of rows).
+    public static let racesPerTransaction = 8
 
     /// Copies `source` into `destination`, which must hold nothing; `progress` hears runners
     /// copied and the total after each batch.
@@ -36,6 +39,20 @@ public enum DatabaseCopy {
             }
             done += batch.count
             progress?(done, users.count)
+        }
+        let races = try source.allRaces()
+        var copied = 0
+        while copied < races.count {
+            let batch = races[copied..<min(races.count, copied + racesPerTransaction)]
+            let records = try batch.map { race in (race, try source.raceEntries(race: race.id), try source.raceResults(race: race.id)) }
+            try destination.transaction {
+                for (race, entries, results) in records {
+                    try destination.insertRace(race)
+                    for entry in entries { try destination.appendRaceEntry(entry) }
+                    if !results.isEmpty { try destination.insertRaceResults(results) }
+                }
+            }
+            copied += batch.count
         }
         let totals = (source: try source.totals(), destination: try destination.totals())
         return Outcome(source: totals.source, destination: totals.destination,

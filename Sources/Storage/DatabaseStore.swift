@@ -22,6 +22,8 @@ public protocol DatabaseStore: EngineStore, RunHistoryStore {
     func storedAssignments(user: UserID) throws -> [MissionAssignment]
     /// A runner's stored ingest answers ordered by run id (bytes).
     func ingestAnswers(user: UserID) throws -> [StoredIngestAnswer]
+    /// Every race, cancelled ones too, ordered by start time then id.
+    func allRaces() throws -> [StoredRace]
 
     /// Deletes every record of every runner, in one transaction (`simulate --force` on a server
     /// database, where there is no file to replace).
@@ -56,6 +58,10 @@ public struct StoreTotals: Sendable, Equatable {
     public var xpSum = 0
     public var badges = 0
     public var ingestAnswers = 0
+    public var races = 0
+    /// Accepted race commands (joins, leaves, positions).
+    public var raceEntries = 0
+    public var raceResults = 0
 
     public init() {}
 
@@ -67,6 +73,7 @@ public struct StoreTotals: Sendable, Equatable {
     /// Nothing stored at all.
     public var isEmpty: Bool {
         users == 0 && runs == 0 && assignments == 0 && rewards == 0 && badges == 0 && ingestAnswers == 0
+            && races == 0 && raceEntries == 0 && raceResults == 0
     }
 
     /// Name and value of each figure, in a fixed order, for tables.
@@ -75,7 +82,8 @@ public struct StoreTotals: Sendable, Equatable {
          ("track bytes", "\(trackBytes)"), (Self.distanceFigure, "\(distanceSum)"),
          ("assignments", "\(assignments)"), ("completed assignments", "\(completedAssignments)"),
          ("rewards", "\(rewards)"), ("XP sum", "\(xpSum)"), ("badges", "\(badges)"),
-         ("ingest answers", "\(ingestAnswers)")]
+         ("ingest answers", "\(ingestAnswers)"), ("races", "\(races)"), ("race entries", "\(raceEntries)"),
+         ("race results", "\(raceResults)")]
     }
 
     /// The names of the figures that differ from `other`'s, in `figures` order (empty: the

@@ -11,6 +11,7 @@ extension SQLiteStore: DatabaseStore {
             t.users = s.int(at: 0); t.runs = s.int(at: 1); t.runsWithTrack = s.int(at: 2); t.trackBytes = s.int(at: 3)
             t.distanceSum = s.double(at: 4); t.assignments = s.int(at: 5); t.completedAssignments = s.int(at: 6)
             t.rewards = s.int(at: 7); t.xpSum = s.int(at: 8); t.badges = s.int(at: 9); t.ingestAnswers = s.int(at: 10)
+            t.races = s.int(at: 11); t.raceEntries = s.int(at: 12); t.raceResults = s.int(at: 13)
             return t
         }
     }
@@ -38,6 +39,15 @@ extension SQLiteStore: DatabaseStore {
             var answers: [StoredIngestAnswer] = []
             while try s.step() { answers.append(StoredIngestAnswer(runID: s.string(at: 0), answerJSON: s.string(at: 1))) }
             return answers
+        }
+    }
+
+    /// Every race, cancelled ones too, by start time then id.
+    public func allRaces() throws -> [StoredRace] {
+        try connection.withStatement(StoreSQL.allRaces) { s in
+            var races: [StoredRace] = []
+            while try s.step() { races.append(Self.race(from: s)) }
+            return races
         }
     }
 

@@ -12,6 +12,7 @@ public enum Schema {
         Migration(version: 2, sql: version2),
         Migration(version: 3, sql: version3),
         Migration(version: 4, sql: version4),
+        Migration(version: 5, sql: version5),
     ]
 
     /// The schema version this build reads and writes.
@@ -232,5 +233,54 @@ public enum Schema {
     /// Version 4 (issue 24): the display name race answers carry.
     static let version4 = """
         ALTER TABLE users ADD COLUMN display_name TEXT;
+        """
+
+    /// Durable races (docs/decisions/0526-durable-races.md): settings, the append-only log of
+    /// accepted commands (join, leave, position with its points in the compact track form) and
+    /// the results. Secrets are SHA-256 digests. No foreign key to users: a race outlives a
+    /// runner who deletes their account (their rows are removed, the race stays).
+    static let version5 = """
+        CREATE TABLE races (
+            id TEXT PRIMARY KEY NOT NULL,
+            name TEXT NOT NULL,
+            distance_m REAL NOT NULL,
+            start_time REAL NOT NULL,
+            capacity INTEGER NOT NULL,
+            public INTEGER NOT NULL CHECK (public IN (0, 1)),
+            created_by TEXT NOT NULL,
+            invite_sha256 TEXT,
+            created_at REAL NOT NULL,
+            cancelled_at REAL
+        ) STRICT;
+        CREATE INDEX races_start ON races(start_time, id);
+
+        CREATE TABLE race_entries (
+            race_id TEXT NOT NULL REFERENCES races(id) DEFERRABLE INITIALLY DEFERRED,
+            seq INTEGER NOT NULL CHECK (seq > 0),
+            kind TEXT NOT NULL CHECK (kind IN ('join', 'leave', 'position')),
+            user_id TEXT NOT NULL,
+            token_sha256 TEXT NOT NULL,
+            time REAL NOT NULL,
+            points BLOB,
+            PRIMARY KEY (race_id, seq)
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX race_entries_user ON race_entries(user_id, race_id);
+
+        CREATE TABLE race_results (
+            race_id TEXT NOT NULL REFERENCES races(id) DEFERRABLE INITIALLY DEFERRED,
+            rank INTEGER NOT NULL CHECK (rank > 0),
+            user_id TEXT NOT NULL,
+            status TEXT NOT NULL,
+            distance_m REAL NOT NULL,
+            finish_time_s REAL,
+            elapsed_pace_s_per_km REAL,
+            gap_m REAL NOT NULL,
+            time_gap_s REAL,
+            xp INTEGER NOT NULL,
+            badges_json TEXT NOT NULL,
+            finished_at REAL NOT NULL,
+            PRIMARY KEY (race_id, user_id),
+            UNIQUE (race_id, rank)
+        ) STRICT;
         """
 }

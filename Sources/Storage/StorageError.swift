@@ -24,6 +24,10 @@ public enum StorageError: Error, Equatable, CustomStringConvertible {
     /// it without credentials (`StoreLocation.description`); `reason` is one sentence without
     /// addresses, for clients. The daemon answers `unavailable` (record 0406).
     case unavailable(database: String, operation: String, reason: String, detail: String)
+    /// Another daemon serves this file (`ServeLock`); `holder` is what it wrote in the lock file.
+    case alreadyServed(path: String, holder: String)
+    /// The serve lock file could not be opened or locked (errno).
+    case lockFailed(path: String, errno: Int32)
 
     /// SQLite's primary result code (the low byte of the extended code), or nil for errors that
     /// did not come from SQLite.
@@ -64,6 +68,11 @@ public enum StorageError: Error, Equatable, CustomStringConvertible {
             return "storage: \(operation) failed with SQLSTATE \(state): \(message)\(statement)"
         case let .unavailable(database, operation, reason, detail):
             return "storage: \(database) is unavailable: \(operation): \(reason)\(detail.isEmpty ? "" : " (\(detail))")"
+        case let .alreadyServed(path, holder):
+            return "storage: \(path) is already served by another runus serve (\(holder)); one daemon per SQLite file: "
+                + "stop it first, or use PostgreSQL for several replicas"
+        case let .lockFailed(path, errno):
+            return "storage: cannot lock \(path) (errno \(errno))"
         }
     }
 }

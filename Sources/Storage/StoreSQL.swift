@@ -16,6 +16,9 @@ enum StoreSQL {
     /// must not outlive nor be outlived by what references it).
     static let deleteUser = [
         "DELETE FROM ingest_answers WHERE user_id = ?",
+        "DELETE FROM race_results WHERE user_id = ?",
+        "DELETE FROM race_entries WHERE user_id = ?",
+        "UPDATE races SET created_by = '' WHERE created_by = ?",
         "DELETE FROM badges WHERE user_id = ?",
         "DELETE FROM rewards WHERE user_id = ?",
         "DELETE FROM mission_assignments WHERE user_id = ?",
@@ -86,14 +89,17 @@ extension StoreSQL {
             (SELECT count(*) FROM mission_assignments),
             (SELECT count(*) FROM mission_assignments WHERE status = 'completed'),
             (SELECT count(*) FROM rewards), (SELECT coalesce(sum(xp), 0) FROM rewards),
-            (SELECT count(*) FROM badges), (SELECT count(*) FROM ingest_answers)
+            (SELECT count(*) FROM badges), (SELECT count(*) FROM ingest_answers),
+            (SELECT count(*) FROM races), (SELECT count(*) FROM race_entries), (SELECT count(*) FROM race_results)
         """
     static let storedRuns =
         "SELECT \(runSummaryColumns), track FROM runs WHERE user_id = ? ORDER BY start_time, id"
     static let storedAssignments = "SELECT \(assignmentColumns) FROM mission_assignments WHERE user_id = ? ORDER BY seq"
     static let ingestAnswers = "SELECT run_id, answer_json FROM ingest_answers WHERE user_id = ? ORDER BY run_id"
     /// Children first, as `deleteUser`.
+    static let allRaces = "SELECT \(RaceSQL.raceColumns) FROM races ORDER BY start_time, id"
     static let removeAll = [
+        "DELETE FROM race_results", "DELETE FROM race_entries", "DELETE FROM races",
         "DELETE FROM ingest_answers", "DELETE FROM badges", "DELETE FROM rewards",
         "DELETE FROM mission_assignments", "DELETE FROM runs", "DELETE FROM users",
     ]

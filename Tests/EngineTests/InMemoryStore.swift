@@ -10,7 +10,13 @@ final class InMemoryStore: EngineStore {
         var rewards: [RewardEntry] = []
         var badges: [BadgeAward] = []
         var answers: [RunnerScopedID: String] = [:]
+        var races: [StoredRace] = []
+        var raceEntries: [RaceLogEntry] = []
+        var raceResults: [StoredRaceResult] = []
     }
+    struct Conflict: Error {}
+    /// When set, every race write throws (a store that went away).
+    let failRaceWrites = Atomic<Bool>(false)
     private let state = Mutex(State())
 
     func upsertUser(_ profile: UserProfile) throws { state.withLock { $0.users[profile.id] = profile } }
@@ -24,6 +30,8 @@ final class InMemoryStore: EngineStore {
             s.rewards.removeAll { $0.userID == id }
             s.badges.removeAll { $0.userID == id }
             s.answers = s.answers.filter { $0.key.user != id }
+            s.raceEntries.removeAll { $0.userID == id }
+            s.raceResults.removeAll { $0.userID == id }
             return true
         }
     }
@@ -111,4 +119,52 @@ final class InMemoryStore: EngineStore {
         }
     }
     var rewardCount: Int { state.withLock { $0.rewards.count } }
+
+    // MARK: races
+
+    private func checkRaceWrite() throws { if failRaceWrites.load(ordering: .relaxed) { throw Conflict() } }
+    func insertRace(_ race: StoredRace) throws {
+        try checkRaceWrite()
+        try state.withLock {
+            guard !$0.races.contains(where: { $0.id == race.id }) else { throw Conflict() }
+            $0.races.append(race)
+        }
+    }
+    func cancelRace(id: String, at time: EpochSeconds) throws {
+        try checkRaceWrite()
+        state.withLock { s in
+            if let i = s.races.firstIndex(where: { $0.id == id && $0.cancelledAt == nil }) { s.races[i].cancelledAt = time }
+        }
+    }
+    func activeRaces(startingFrom from: EpochSeconds) throws -> [StoredRace] {
+        state.withLock { $0.races.filter { $0.cancelledAt == nil && $0.startTime >= from }
+            .sorted { ($0.startTime, $0.id) < ($1.startTime, $1.id) } }
+    }
+    func appendRaceEntry(_ entry: RaceLogEntry) throws {
+        try checkRaceWrite()
+        try state.withLock {
+            guard !$0.raceEntries.contains(where: { $0.raceID == entry.raceID && $0.seq == entry.seq }) else { throw Conflict() }
+            $0.raceEntries.append(entry)
+        }
+    }
+    func raceEntries(race: String) throws -> [RaceLogEntry] {
+        state.withLock { $0.raceEntries.filter { $0.raceID == race }.sorted { $0.seq < $1.seq } }
+    }
+    func insertRaceResults(_ results: [StoredRaceResult]) throws {
+        try checkRaceWrite()
+        try state.withLock { s in
+            for r in results where s.raceResults.contains(where: { $0.raceID == r.raceID && $0.userID == r.userID }) { throw Conflict() }
+            s.raceResults += results
+        }
+    }
+    func raceResults(race: String) throws -> [StoredRaceResult] {
+        state.withLock { $0.raceResults.filter { $0.raceID == race }.sorted { $0.rank < $1.rank } }
+    }
+    func races(user: UserID) throws -> [StoredRace] {
+        state.withLock { s in
+            let ids = Set(s.raceEntries.filter { $0.userID == user }.map(\.raceID))
+            return s.races.filter { ids.contains($0.id) }.sorted { ($0.startTime, $0.id) < ($1.startTime, $1.id) }
+        }
+    }
+    var raceEntryCount: Int { state.withLock { $0.raceEntries.count } }
 }

@@ -8,7 +8,7 @@ struct RaceServiceTests {
     static let start: EpochSeconds = 1_800_000_000
 
     func race(_ service: RaceService<RecomputingRaceTracker>, id: String, start: EpochSeconds, users: [(UserID, Double)]) throws {
-        try service.create(RaceSettings(id: id, name: id, distance: 400, startTime: start, capacity: 10))
+        try service.create(RaceSettings(id: id, name: id, distance: 400, startTime: start, capacity: 10), now: 0)
         for (u, _) in users { _ = try service.join(id, user: u, token: "\(id)-\(u)", now: start - 5) }
         _ = service.tick(now: start)
         for (u, speed) in users {
@@ -23,7 +23,7 @@ struct RaceServiceTests {
         for u in ["ana", "bo", "cy", "di"] { try store.upsertUser(UserProfile(id: u)) }
         let service = RaceService(store: store, makeTracker: { RecomputingRaceTracker() })
         #expect(throws: RaceServiceError.unknownUser("ghost")) {
-            try service.create(RaceSettings(id: "x", name: "x", distance: 400, startTime: Self.start, capacity: 2))
+            try service.create(RaceSettings(id: "x", name: "x", distance: 400, startTime: Self.start, capacity: 2), now: 0)
             _ = try service.join("x", user: "ghost", token: "g", now: Self.start - 1)
         }
         for k in 0..<3 {
@@ -44,21 +44,21 @@ struct RaceServiceTests {
         #expect(try store.rewards(user: "ana").reduce(0) { $0 + $1.xp } == 3 * 154)
         // A race nobody joined ends at its start; one still waiting has no results.
         #expect(try service.results("x", now: Self.start + 10).ranking.isEmpty)
-        try service.create(RaceSettings(id: "later", name: "later", distance: 400, startTime: Self.start + 1e6, capacity: 2))
+        try service.create(RaceSettings(id: "later", name: "later", distance: 400, startTime: Self.start + 1e6, capacity: 2), now: 0)
         #expect(throws: RaceServiceError.notFinished("later")) { _ = try service.results("later", now: Self.start) }
     }
 
     @Test("list shows public unfinished races filtered by distance and start")
     func list() throws {
         let service = RaceService(store: InMemoryStore(), makeTracker: { RecomputingRaceTracker() })
-        try service.create(RaceSettings(id: "a", name: "5k", distance: 5000, startTime: 100, capacity: 5))
-        try service.create(RaceSettings(id: "b", name: "10k", distance: 10_000, startTime: 50, capacity: 5))
-        try service.create(RaceSettings(id: "c", name: "hidden", distance: 5000, startTime: 10, capacity: 5, isPublic: false))
+        try service.create(RaceSettings(id: "a", name: "5k", distance: 5000, startTime: 100, capacity: 5), now: 0)
+        try service.create(RaceSettings(id: "b", name: "10k", distance: 10_000, startTime: 50, capacity: 5), now: 0)
+        try service.create(RaceSettings(id: "c", name: "hidden", distance: 5000, startTime: 10, capacity: 5, isPublic: false), now: 0)
         #expect(service.list().races.map(\.settings.id) == ["b", "a"])
         #expect(service.list(distance: 4000...6000).races.map(\.settings.id) == ["a"])
         #expect(service.list(start: 0...60).races.map(\.settings.id) == ["b"])
         #expect(throws: RaceServiceError.duplicate("a")) {
-            try service.create(RaceSettings(id: "a", name: "again", distance: 5000, startTime: 100, capacity: 5))
+            try service.create(RaceSettings(id: "a", name: "again", distance: 5000, startTime: 100, capacity: 5), now: 0)
         }
     }
 
@@ -71,10 +71,10 @@ struct RaceServiceTests {
         var expected: [String] = []
         for i in 0..<23 {
             let id = "r.\(i % 5).\(i)"
-            try service.create(RaceSettings(id: id, name: id, distance: 5000, startTime: Double(100 + i % 4), capacity: 5, createdBy: "host"))
+            try service.create(RaceSettings(id: id, name: id, distance: 5000, startTime: Double(100 + i % 4), capacity: 5, createdBy: "host"), now: 0)
             expected.append(id)
         }
-        try service.create(RaceSettings(id: "private", name: "p", distance: 5000, startTime: 100, capacity: 5, isPublic: false, createdBy: "host"))
+        try service.create(RaceSettings(id: "private", name: "p", distance: 5000, startTime: 100, capacity: 5, isPublic: false, createdBy: "host"), now: 0)
         expected.sort { a, b in
             let ia = Int(a.split(separator: ".").last!)!, ib = Int(b.split(separator: ".").last!)!
             return (100 + ia % 4, a) < (100 + ib % 4, b)
@@ -97,7 +97,7 @@ struct RaceServiceTests {
         limits.openInTotal = 3
         let service = RaceService(store: InMemoryStore(), limits: limits, makeTracker: { RecomputingRaceTracker() })
         func create(_ id: String, by user: String, start: EpochSeconds = Self.start) throws {
-            try service.create(RaceSettings(id: id, name: id, distance: 400, startTime: start, capacity: 2, createdBy: user))
+            try service.create(RaceSettings(id: id, name: id, distance: 400, startTime: start, capacity: 2, createdBy: user), now: 0)
         }
         try create("a1", by: "ana")
         try create("a2", by: "ana")
@@ -124,17 +124,17 @@ struct RaceCancelTests {
         for u in ["ana", "bo"] { try store.upsertUser(UserProfile(id: u, timeZone: "UTC")) }
         let service = RaceService(store: store, makeTracker: { RecomputingRaceTracker() })
         let start: EpochSeconds = 1_800_000_000
-        try service.create(RaceSettings(id: "r", name: "5k", distance: 5000, startTime: start, capacity: 5, createdBy: "ana"))
+        try service.create(RaceSettings(id: "r", name: "5k", distance: 5000, startTime: start, capacity: 5, createdBy: "ana"), now: 0)
         _ = try service.join("r", user: "bo", token: "t", now: start - 60)
-        #expect(throws: RaceServiceError.notHost(race: "r", user: "bo")) { _ = try service.cancel("r", by: "bo") }
-        #expect(try service.cancel("r", by: "ana") == [.cancelled])
+        #expect(throws: RaceServiceError.notHost(race: "r", user: "bo")) { _ = try service.cancel("r", by: "bo", now: start - 30) }
+        #expect(try service.cancel("r", by: "ana", now: start - 30).map(\.event) == [.cancelled])
         #expect(throws: RaceServiceError.unknownRace("r")) { _ = try service.summary("r") }
-        #expect(throws: RaceServiceError.unknownRace("r")) { _ = try service.cancel("r", by: "ana") }
+        #expect(throws: RaceServiceError.unknownRace("r")) { _ = try service.cancel("r", by: "ana", now: start - 30) }
         // Once the start has passed (a tick runs it), the race stays.
-        try service.create(RaceSettings(id: "s", name: "5k", distance: 5000, startTime: start, capacity: 5, createdBy: "ana"))
+        try service.create(RaceSettings(id: "s", name: "5k", distance: 5000, startTime: start, capacity: 5, createdBy: "ana"), now: 0)
         _ = try service.join("s", user: "bo", token: "u", now: start - 60)
         _ = service.tick(now: start + 1)
-        #expect(throws: RaceError.alreadyStarted) { _ = try service.cancel("s", by: "ana") }
+        #expect(throws: RaceError.alreadyStarted) { _ = try service.cancel("s", by: "ana", now: start + 2) }
         #expect(try service.summary("s").phase == .running)
     }
 }

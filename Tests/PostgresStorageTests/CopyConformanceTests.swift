@@ -29,6 +29,22 @@ struct CopyConformanceTests {
                 }
                 try store.insertBadge(BadgeAward(userID: user, badgeID: "first_run", awardedAt: 1_760_000_000.1, runID: "run-0"))
             }
+            for r in 0..<3 {
+                let race = RaceConformanceTests.race("race-\(r)", start: 1_760_500_000 + Double(r) * 3600, by: "runner-\(r)",
+                                                     invite: r == 1 ? "invite" : nil)
+                try store.insertRace(race)
+                for seq in 1...(10 * (r + 1)) {
+                    try store.appendRaceEntry(RaceLogEntry(raceID: race.id, seq: seq, kind: seq <= 2 ? .join : .position,
+                                                           userID: "runner-\(seq % 2)", tokenDigest: SHA256.hex("t\(seq % 2)"),
+                                                           time: race.startTime + Double(seq), points: seq <= 2 ? nil : [UInt8(seq), 1, 2]))
+                }
+            }
+            try store.cancelRace(id: "race-2", at: 1_760_400_000)
+            try store.insertRaceResults(RaceConformanceTests.results.map {
+                StoredRaceResult(raceID: "race-0", rank: $0.rank, userID: $0.userID, status: $0.status, distance: $0.distance,
+                                 finishTime: $0.finishTime, pace: $0.pace, gap: $0.gap, timeGap: $0.timeGap, xp: $0.xp,
+                                 badges: $0.badges, finishedAt: $0.finishedAt)
+            })
         }
     }
 
@@ -51,6 +67,12 @@ struct CopyConformanceTests {
                     #expect(try destination.badges(user: user) == source.badges(user: user))
                     #expect(try destination.ingestAnswers(user: user) == source.ingestAnswers(user: user))
                     #expect(try destination.decidedAssignments() == source.decidedAssignments())
+                }
+                #expect(outcome.source.races == 3 && outcome.source.raceEntries == 60 && outcome.source.raceResults == 2)
+                #expect(try destination.allRaces() == source.allRaces())
+                for race in try source.allRaces() {
+                    #expect(try destination.raceEntries(race: race.id) == source.raceEntries(race: race.id))
+                    #expect(try destination.raceResults(race: race.id) == source.raceResults(race: race.id))
                 }
             }
         }

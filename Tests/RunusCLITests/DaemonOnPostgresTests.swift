@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import RunusCore
 import Server
+import Engine
 import Storage
 @testable import PostgresStorage
 @testable import Service

@@ -15,13 +15,14 @@ public struct RaceSettings: Sendable, Equatable {
     public let isPublic: Bool
     /// The runner who created it (caps count open races per creator).
     public let createdBy: UserID
-    /// The secret a private race is watched and joined with (nil for a public race).
-    public let invite: String?
+    /// SHA-256 hex of the secret a private race is watched and joined with (nil for a public
+    /// race); the secret itself is given to the host once and kept nowhere.
+    public let inviteDigest: String?
 
     public init(id: String, name: String, distance: Meters, startTime: EpochSeconds, capacity: Int, isPublic: Bool = true,
-                createdBy: UserID = "", invite: String? = nil) {
+                createdBy: UserID = "", inviteDigest: String? = nil) {
         self.id = id; self.name = name; self.distance = distance; self.startTime = startTime
-        self.capacity = capacity; self.isPublic = isPublic; self.createdBy = createdBy; self.invite = invite
+        self.capacity = capacity; self.isPublic = isPublic; self.createdBy = createdBy; self.inviteDigest = inviteDigest
     }
 
     /// A runner still on the course this long after the start is out of time, seconds: 15 min/km,
@@ -129,8 +130,13 @@ public struct RaceRoom<Tracker: RaceDistanceTracker>: Sendable {
 
     struct Runner: Sendable {
         let userID: UserID
-        let token: String
+        /// SHA-256 hex of the participant token (the token itself is kept nowhere).
+        let tokenDigest: String
         var tracker: Tracker
+        /// The distance rankings show, metres: the tracker's, never less than shown before, so
+        /// that a part the vehicle rule has not decided yet holds the runner where they were
+        /// instead of pulling them back (issue 24; record 0526).
+        var shownDistance: Meters = 0
         var left = false
         var finishTime: Seconds?
         var lastPointTime: EpochSeconds?
@@ -145,22 +151,28 @@ public struct RaceRoom<Tracker: RaceDistanceTracker>: Sendable {
 
     public var participants: [UserID] { runners.filter { !$0.left }.map(\.userID) }
 
-    /// The runner a participant token belongs to.
-    public func participant(token: String) -> UserID? { runners.first { $0.token == token }?.userID }
+    /// The runner a participant token (by its digest) belongs to.
+    public func participant(tokenDigest: String) -> UserID? { runners.first { $0.tokenDigest == tokenDigest }?.userID }
 
-    /// Adds a runner before the start; `token` authenticates their positions later.
-    public mutating func join(user: UserID, token: String, now: EpochSeconds) throws -> [RaceEvent] {
+    /// Runners who joined and have not left, with the digest of their token.
+    public var joined: [(user: UserID, tokenDigest: String)] {
+        runners.filter { !$0.left }.map { ($0.userID, $0.tokenDigest) }
+    }
+
+    /// Adds a runner before the start; the token whose digest is `tokenDigest` authenticates
+    /// their positions later.
+    public mutating func join(user: UserID, tokenDigest: String, now: EpochSeconds) throws -> [RaceEvent] {
         guard phase == .waiting else { throw phase == .finished ? RaceError.finished : RaceError.alreadyStarted }
         guard !runners.contains(where: { $0.userID == user && !$0.left }) else { throw RaceError.alreadyJoined(user) }
         guard participants.count < settings.capacity else { throw RaceError.full(capacity: settings.capacity) }
         runners.removeAll { $0.userID == user }
-        runners.append(Runner(userID: user, token: token, tracker: makeTracker(), lastHeard: now))
+        runners.append(Runner(userID: user, tokenDigest: tokenDigest, tracker: makeTracker(), lastHeard: now))
         return [waitingEvent(now: now)]
     }
 
     /// A runner leaves (before or during the race); they stay in the results as "left".
-    public mutating func leave(token: String, now: EpochSeconds) throws -> [RaceEvent] {
-        guard let i = runners.firstIndex(where: { $0.token == token && !$0.left }) else { throw RaceError.unknownParticipant }
+    public mutating func leave(tokenDigest: String, now: EpochSeconds) throws -> [RaceEvent] {
+        guard let i = runners.firstIndex(where: { $0.tokenDigest == tokenDigest && !$0.left }) else { throw RaceError.unknownParticipant }
         runners[i].left = true
         switch phase {
         case .waiting:
@@ -176,8 +188,8 @@ public struct RaceRoom<Tracker: RaceDistanceTracker>: Sendable {
     /// New points of a runner; points before the start do not count. Points must be timed within
     /// `rules` of `now` (the server's clock); a finish faster than `WorldRecordPace` allows
     /// disqualifies the runner and is refused.
-    public mutating func position(token: String, points: [TrackPoint], now: EpochSeconds) throws -> [RaceEvent] {
-        guard let i = runners.firstIndex(where: { $0.token == token && !$0.left }) else { throw RaceError.unknownParticipant }
+    public mutating func position(tokenDigest: String, points: [TrackPoint], now: EpochSeconds) throws -> [RaceEvent] {
+        guard let i = runners.firstIndex(where: { $0.tokenDigest == tokenDigest && !$0.left }) else { throw RaceError.unknownParticipant }
         guard phase != .finished else { throw RaceError.finished }
         guard !runners[i].disqualified else { throw RaceError.disqualified }
         let points = try rules.fresh(points, now: now)
@@ -188,6 +200,7 @@ public struct RaceRoom<Tracker: RaceDistanceTracker>: Sendable {
         let counted = points.filter { $0.time >= settings.startTime }
         guard !counted.isEmpty else { return events }
         runners[i].tracker.append(counted)
+        runners[i].shownDistance = max(runners[i].shownDistance, runners[i].tracker.distance)
         runners[i].lastPointTime = counted[counted.count - 1].time
         if runners[i].tracker.distance >= settings.distance,
            let crossed = runners[i].tracker.profile.time(atDistance: settings.distance) {
@@ -236,7 +249,7 @@ public struct RaceRoom<Tracker: RaceDistanceTracker>: Sendable {
     /// The ranking: finishers by race time, then runners on course by distance, then runners who
     /// left; ties by user id so that the order is total.
     public func ranking(now: EpochSeconds) -> [RankingEntry] {
-        let rows = runners.map { (runner: $0, distance: $0.finishTime != nil ? settings.distance : min($0.tracker.distance, settings.distance)) }
+        let rows = runners.map { (runner: $0, distance: $0.finishTime != nil ? settings.distance : min($0.shownDistance, settings.distance)) }
         func group(_ r: Runner) -> Int { r.finishTime != nil ? 0 : r.disqualified ? 3 : (r.left ? 2 : 1) }
         let sorted = rows.sorted { a, b in
             let ga = group(a.runner), gb = group(b.runner)

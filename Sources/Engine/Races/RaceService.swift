@@ -1,6 +1,7 @@
 import Synchronization
 import RunusCore
 import Tracking
+import TrackFormats
 
 /// A race's final result for one runner, with what it earned.
 public struct RaceAward: Sendable, Equatable {
@@ -13,7 +14,8 @@ public struct RaceAward: Sendable, Equatable {
 public struct RaceSummary: Sendable, Equatable {
     public let settings: RaceSettings
     public let phase: RacePhase
-    public let participants: Int
+    /// The runners who joined and have not left, in joining order.
+    public let participants: [UserID]
 }
 
 /// Where a `race.list` page ends: the (start time, id) of its last race. Races are listed by
@@ -48,13 +50,31 @@ public struct RaceLimits: Sendable, Equatable {
     public init() {}
 }
 
-/// The live race rooms of one daemon: a registry of pure `RaceRoom`s behind a lock, plus the
-/// rewards of finished races (XP to the ledger, badges). Rooms live in memory: a restarted
-/// daemon forgets races in progress (docs/decisions/0008-race-rooms.md).
+/// A room's event with its place in the room's order: `seq` rises with every event of a race,
+/// including across restarts (it is at least the server clock in microseconds when the event
+/// was made), so a watcher that has shown one state can drop any older one that arrives late.
+public struct SequencedRaceEvent: Sendable, Equatable {
+    public let event: RaceEvent
+    public let seq: Int64
+}
+
+/// The race rooms of one daemon: a registry of pure `RaceRoom`s behind a lock, each backed by
+/// the store (docs/decisions/0526-durable-races.md): a room's settings and every command it
+/// accepted are committed before the answer, so a restarted daemon resumes its races by
+/// replaying them (`resume`). Finished races award XP and badges and store their results in
+/// one transaction.
 public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
     struct Room: Sendable {
         var room: RaceRoom<Tracker>
         var awards: [RaceAward]?
+        /// The last log entry's seq (the next command is `logSeq + 1`).
+        var logSeq = 0
+        /// The last event's seq.
+        var eventSeq: Int64 = 0
+        /// The store failed after the room applied a command: memory may be ahead of the log, so
+        /// the room is rebuilt from the store before its next command.
+        var stale = false
+        let createdAt: EpochSeconds
     }
 
     /// One lock per room, so that updates of different races never wait for each other.
@@ -69,26 +89,91 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
     private let makeTracker: @Sendable () -> Tracker
     public let limits: RaceLimits
     public let positionRules: RacePositionRules
+    /// Stores a race runner's track as a run (`RunIngestion` with `source: race`); nil keeps
+    /// races out of the runners' runs (tests of the room logic alone).
+    private let raceRuns: RunIngestion?
 
     /// XP for finishing (plus per km), and bonuses for the podium (record 0008).
     public static var finishXP: Int { 50 }
     public static var finishXPPerKilometre: Double { 10 }
     public static var winXP: Int { 100 }
     public static var podiumXP: Int { 50 }
+    /// The longest cutoff a race can have (100 km at 15 min/km), seconds: how far back `resume`
+    /// looks for races still running.
+    static var longestCutoff: Seconds { 90_000 }
 
     public init(store: any EngineStore, resolver: any UTCOffsetResolver = FixedOffsetResolver(),
                 limits: RaceLimits = RaceLimits(), positionRules: RacePositionRules = RacePositionRules(),
-                makeTracker: @escaping @Sendable () -> Tracker) {
+                runRules: PlausibilityRules? = nil, makeTracker: @escaping @Sendable () -> Tracker) {
         self.store = store; self.resolver = resolver; self.makeTracker = makeTracker
         self.limits = limits; self.positionRules = positionRules
+        raceRuns = runRules.map { RunIngestion(store: store, resolver: resolver, rules: $0) }
     }
 
-    /// Creates a room; refuses a duplicate id, and a creator or a daemon at its cap of open rooms.
-    public func create(_ settings: RaceSettings) throws {
+    /// The digest a secret is kept as (participant tokens, invites).
+    public static func digest(_ secret: String) -> String { SHA256.hex(secret) }
+
+    // MARK: resuming
+
+    /// Rebuilds every race the store holds that is not cancelled and not yet past its
+    /// retention, by replaying its log; a race that finished while the daemon was down gets its
+    /// results and awards now. Returns how many rooms were resumed.
+    @discardableResult
+    public func resume(now: EpochSeconds) throws -> Int {
+        let stored = try store.activeRaces(startingFrom: now - Self.longestCutoff - limits.finishedRetention)
+        var resumed = 0
+        for race in stored {
+            let settings = Self.settings(race)
+            guard now < settings.startTime + settings.cutoff + limits.finishedRetention else { continue }
+            var room = try rebuild(race)
+            let events = room.room.tick(now: now)
+            let box = RoomBox(room)
+            rooms.withLock { $0[race.id] = box }
+            if room.awards == nil, let ranking = Self.finalRanking(events) {
+                room.awards = try finish(race.id, distance: settings.distance, ranking: ranking, now: now)
+                box.state.withLock { $0.awards = room.awards }
+            }
+            resumed += 1
+        }
+        return resumed
+    }
+
+    /// A room as its store says: settings, the log replayed, results if stored.
+    private func rebuild(_ race: StoredRace) throws -> Room {
+        var room = RaceRoom(settings: Self.settings(race), makeTracker: makeTracker)
+        room.rules = positionRules
+        let entries = try store.raceEntries(race: race.id)
+        for entry in entries {
+            // A command is logged only once its room accepted it, so replaying it succeeds the
+            // same way; an error here (a row written by other code) leaves the room as it was.
+            switch entry.kind {
+            case .join: _ = try? room.join(user: entry.userID, tokenDigest: entry.tokenDigest, now: entry.time)
+            case .leave: _ = try? room.leave(tokenDigest: entry.tokenDigest, now: entry.time)
+            case .position:
+                let points = entry.points.flatMap { try? CompactTrackCodec.decode($0).points } ?? []
+                _ = try? room.position(tokenDigest: entry.tokenDigest, points: points, now: entry.time)
+            }
+        }
+        let results = try store.raceResults(race: race.id)
+        let awards = results.isEmpty ? nil : results.filter { $0.status == RankingEntry.Status.finished.rawValue }
+            .map { RaceAward(userID: $0.userID, xp: $0.xp, badges: $0.badges) }
+        return Room(room: room, awards: awards, logSeq: entries.last?.seq ?? 0, createdAt: race.createdAt)
+    }
+
+    static func settings(_ race: StoredRace) -> RaceSettings {
+        RaceSettings(id: race.id, name: race.name, distance: race.distance, startTime: race.startTime, capacity: race.capacity,
+                     isPublic: race.isPublic, createdBy: race.createdBy, inviteDigest: race.inviteDigest)
+    }
+
+    // MARK: rooms
+
+    /// Creates a room and stores it; refuses a duplicate id, and a creator or a daemon at its
+    /// cap of open rooms.
+    public func create(_ settings: RaceSettings, now: EpochSeconds) throws {
         var room = RaceRoom(settings: settings, makeTracker: makeTracker)
         room.rules = positionRules
-        // Counted and inserted under the registry's lock (room locks nest inside it, never the
-        // other way), so that concurrent creations cannot pass a cap together.
+        // Counted, stored and inserted under the registry's lock (room locks nest inside it,
+        // never the other way), so that concurrent creations cannot pass a cap together.
         try rooms.withLock { rooms in
             guard rooms[settings.id] == nil else { throw RaceServiceError.duplicate(settings.id) }
             var open = 0, mine = 0
@@ -102,7 +187,11 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
             if mine >= limits.openPerCreator {
                 throw RaceServiceError.tooManyRacesByCreator(settings.createdBy, limit: limits.openPerCreator)
             }
-            rooms[settings.id] = RoomBox(Room(room: room))
+            try store.insertRace(StoredRace(id: settings.id, name: settings.name, distance: settings.distance,
+                                            startTime: settings.startTime, capacity: settings.capacity,
+                                            isPublic: settings.isPublic, createdBy: settings.createdBy,
+                                            inviteDigest: settings.inviteDigest, createdAt: now))
+            rooms[settings.id] = RoomBox(Room(room: room, createdAt: now))
         }
     }
 
@@ -120,10 +209,10 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
                 .sorted { ($0.settings.startTime, $0.settings.id) < ($1.settings.startTime, $1.settings.id) }
         let page = all.prefix(max(0, limit))
         let next = page.count < all.count ? page.last.map { RaceListCursor(startTime: $0.settings.startTime, id: $0.settings.id) } : nil
-        return (page.map { RaceSummary(settings: $0.settings, phase: $0.phase, participants: $0.participants.count) }, next)
+        return (page.map { RaceSummary(settings: $0.settings, phase: $0.phase, participants: $0.participants) }, next)
     }
 
-    /// The room's settings, invite included (for the daemon's access checks).
+    /// The room's settings, invite digest included (for the daemon's access checks).
     public func settings(_ id: String) throws -> RaceSettings { try box(id).state.withLock { $0.room.settings } }
 
     private func box(_ id: String) throws -> RoomBox {
@@ -133,43 +222,64 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
 
     public func summary(_ id: String) throws -> RaceSummary {
         let r = try box(id).state.withLock { $0.room }
-        return RaceSummary(settings: r.settings, phase: r.phase, participants: r.participants.count)
+        return RaceSummary(settings: r.settings, phase: r.phase, participants: r.participants)
     }
 
-    public func join(_ id: String, user: UserID, token: String, now: EpochSeconds) throws -> [RaceEvent] {
+    public func join(_ id: String, user: UserID, token: String, now: EpochSeconds) throws -> [SequencedRaceEvent] {
         guard try store.user(id: user) != nil else { throw RaceServiceError.unknownUser(user) }
-        return try update(id, now: now) { try $0.join(user: user, token: token, now: now) }
+        let digest = Self.digest(token)
+        return try update(id, now: now, log: (.join, user, digest, nil)) {
+            try $0.join(user: user, tokenDigest: digest, now: now)
+        }
     }
 
-    public func leave(_ id: String, token: String, now: EpochSeconds) throws -> [RaceEvent] {
-        try update(id, now: now) { try $0.leave(token: token, now: now) }
+    /// A runner leaves; one who leaves a running race has what they ran stored as a run now.
+    public func leave(_ id: String, token: String, now: EpochSeconds) throws -> [SequencedRaceEvent] {
+        let digest = Self.digest(token)
+        let user = try participant(id, token: token) ?? ""
+        let running = try summary(id).phase == .running
+        let events = try update(id, now: now, log: (.leave, user, digest, nil)) { try $0.leave(tokenDigest: digest, now: now) }
+        if running { storeRaceRun(race: id, user: user, tokenDigest: digest, until: nil, now: now) }
+        return events
     }
 
-    public func position(_ id: String, token: String, points: [TrackPoint], now: EpochSeconds) throws -> [RaceEvent] {
-        try update(id, now: now) { try $0.position(token: token, points: points, now: now) }
+    /// New points of a runner. The points that count (`positionRules.fresh`) are kept in the
+    /// compact track form, and the room is given them as that form reads back, so that a
+    /// replayed room is the live one bit for bit.
+    public func position(_ id: String, token: String, points: [TrackPoint], now: EpochSeconds) throws -> [SequencedRaceEvent] {
+        let digest = Self.digest(token)
+        let fresh = try positionRules.fresh(points, now: now)
+        let encoded = CompactTrackCodec.encode(Track(points: fresh))
+        let stored = try CompactTrackCodec.decode(encoded).points
+        let user = try participant(id, token: token) ?? ""
+        return try update(id, now: now, log: (.position, user, digest, encoded)) {
+            try $0.position(tokenDigest: digest, points: stored, now: now)
+        }
     }
 
     /// The host (`createdBy`) calls race `id` off before its start: the room is forgotten and
     /// its id answers `unknownRace` from then on. Returns the event for its watchers.
-    public func cancel(_ id: String, by user: UserID) throws -> [RaceEvent] {
+    public func cancel(_ id: String, by user: UserID, now: EpochSeconds) throws -> [SequencedRaceEvent] {
         try rooms.withLock { rooms in
             guard let box = rooms[id] else { throw RaceServiceError.unknownRace(id) }
-            let (host, phase) = box.state.withLock { ($0.room.settings.createdBy, $0.room.phase) }
+            let (host, phase, seq) = box.state.withLock { ($0.room.settings.createdBy, $0.room.phase, $0.eventSeq) }
             guard host == user else { throw RaceServiceError.notHost(race: id, user: user) }
             guard phase == .waiting else { throw RaceError.alreadyStarted }
+            try store.cancelRace(id: id, at: now)
             rooms[id] = nil
+            return [SequencedRaceEvent(event: .cancelled, seq: Self.nextSeq(after: seq, now: now))]
         }
-        return [.cancelled]
     }
 
     /// The runner a participant token belongs to in race `id`.
     public func participant(_ id: String, token: String) throws -> UserID? {
-        try box(id).state.withLock { $0.room.participant(token: token) }
+        let digest = Self.digest(token)
+        return try box(id).state.withLock { $0.room.participant(tokenDigest: digest) }
     }
 
     /// Advances every room's clock; returns the events per race id. Rooms finished more than
-    /// `limits.finishedRetention` before `now` are forgotten.
-    public func tick(now: EpochSeconds) -> [(String, [RaceEvent])] {
+    /// `limits.finishedRetention` before `now` are forgotten (their rows stay in the store).
+    public func tick(now: EpochSeconds) -> [(String, [SequencedRaceEvent])] {
         rooms.withLock { rooms in
             rooms = rooms.filter { _, box in
                 box.state.withLock { entry in
@@ -180,9 +290,14 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
         }
         let ids = rooms.withLock { Array($0.keys).sorted() }
         return ids.compactMap { id in
-            let events = (try? update(id, now: now) { $0.tick(now: now) }) ?? []
+            let events = (try? update(id, now: now, log: nil) { $0.tick(now: now) }) ?? []
             return events.isEmpty ? nil : (id, events)
         }
+    }
+
+    /// The ranking of race `id` at `now` (what a watcher who arrives mid-race is shown first).
+    public func ranking(_ id: String, now: EpochSeconds) throws -> [RankingEntry] {
+        try box(id).state.withLock { $0.room.ranking(now: now) }
     }
 
     /// The final ranking and awards, once the race is over.
@@ -193,43 +308,145 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
         }
     }
 
-    /// Applies `change` to a room under the lock; when it finishes the race, awards XP and badges
-    /// in one store transaction.
-    private func update(_ id: String, now: EpochSeconds, _ change: (inout RaceRoom<Tracker>) throws -> [RaceEvent]) throws -> [RaceEvent] {
+    // MARK: updating
+
+    /// The seq of an event made at `now` after one numbered `last`.
+    static func nextSeq(after last: Int64, now: EpochSeconds) -> Int64 {
+        let clock = Int64(Int(saturating: (now * 1e6).rounded(.down)))
+        return max(last &+ 1, clock)
+    }
+
+    /// Applies `change` to a room under its lock and, for a command (`log`), commits it to the
+    /// store before returning; when the change finishes the race, awards XP and badges and
+    /// stores the results in one transaction. A command the room refuses is not logged, except
+    /// a finish faster than anyone runs, which disqualifies the runner (state that must survive).
+    private func update(_ id: String, now: EpochSeconds, log: (RaceLogEntry.Kind, UserID, String, [UInt8]?)?,
+                        _ change: (inout RaceRoom<Tracker>) throws -> [RaceEvent]) throws -> [SequencedRaceEvent] {
         let box = try box(id)
-        let (events, finished) = try box.state.withLock { entry -> ([RaceEvent], [RankingEntry]?) in
-            let events = try change(&entry.room)
-            for case .finished(let ranking) in events where entry.awards == nil { return (events, ranking) }
-            return (events, nil)
+        let (events, finished) = try box.state.withLock { entry -> ([SequencedRaceEvent], [RankingEntry]?) in
+            if entry.stale {
+                guard let race = try store.activeRaces(startingFrom: entry.room.settings.startTime)
+                        .first(where: { $0.id == id }) else { throw RaceServiceError.unknownRace(id) }
+                let eventSeq = entry.eventSeq
+                entry = try rebuild(race)
+                entry.eventSeq = eventSeq
+            }
+            let events: [RaceEvent]
+            do {
+                events = try change(&entry.room)
+            } catch let error as RaceError {
+                if case .implausibleFinish = error, let log { try append(log, to: &entry, race: id, now: now) }
+                throw error
+            }
+            if let log { try append(log, to: &entry, race: id, now: now) }
+            var sequenced: [SequencedRaceEvent] = []
+            for event in events {
+                entry.eventSeq = Self.nextSeq(after: entry.eventSeq, now: now)
+                sequenced.append(SequencedRaceEvent(event: event, seq: entry.eventSeq))
+            }
+            return (sequenced, entry.awards == nil ? Self.finalRanking(events) : nil)
         }
         if let finished {
-            let awards = try award(raceID: id, ranking: finished, now: now)
+            let awards = try finish(id, distance: try summary(id).settings.distance, ranking: finished, now: now)
             box.state.withLock { $0.awards = awards }
         }
         return events
     }
 
-    private func award(raceID: String, ranking: [RankingEntry], now: EpochSeconds) throws -> [RaceAward] {
-        let distance = try summary(raceID).settings.distance
+    /// Commits one command to the race's log; when the store fails the room is marked stale
+    /// (rebuilt from the log before its next command) and the error goes to the caller.
+    private func append(_ log: (RaceLogEntry.Kind, UserID, String, [UInt8]?), to entry: inout Room, race: String,
+                        now: EpochSeconds) throws {
+        let seq = entry.logSeq + 1
+        do {
+            try store.appendRaceEntry(RaceLogEntry(raceID: race, seq: seq, kind: log.0, userID: log.1,
+                                                   tokenDigest: log.2, time: now, points: log.3))
+            entry.logSeq = seq
+        } catch {
+            // Memory is one command ahead of the log: go back to what the log says now, or, if
+            // the store cannot even be read, before the room's next command.
+            let eventSeq = entry.eventSeq
+            if let race = try? store.activeRaces(startingFrom: entry.room.settings.startTime).first(where: { $0.id == race }),
+               let rebuilt = try? rebuild(race) {
+                entry = rebuilt
+                entry.eventSeq = eventSeq
+            } else {
+                entry.stale = true
+            }
+            throw error
+        }
+    }
+
+    static func finalRanking(_ events: [RaceEvent]) -> [RankingEntry]? {
+        for case .finished(let ranking) in events { return ranking }
+        return nil
+    }
+
+    /// Awards the finishers and stores every runner's result, in one transaction.
+    private func finish(_ raceID: String, distance: Meters, ranking: [RankingEntry], now: EpochSeconds) throws -> [RaceAward] {
         return try store.transaction {
             var awards: [RaceAward] = []
-            for entry in ranking where entry.status == .finished {
-                guard let user = try store.user(id: entry.userID) else { continue }
-                var xp = Self.finishXP + Int(saturating: (distance / 1000 * Self.finishXPPerKilometre).rounded())
-                try store.insertReward(RewardEntry(userID: user.id, time: now, xp: xp,
-                                                   reason: RewardReason.raceFinish, ref: raceID))
-                if entry.rank <= 3 {
-                    let bonus = entry.rank == 1 ? Self.winXP : Self.podiumXP
-                    try store.insertReward(RewardEntry(userID: user.id, time: now, xp: bonus,
-                                                       reason: entry.rank == 1 ? RewardReason.raceWin : RewardReason.racePodium,
-                                                       ref: raceID))
-                    xp += bonus
+            var rows: [StoredRaceResult] = []
+            for entry in ranking {
+                var xp = 0
+                var badges: [String] = []
+                if entry.status == .finished, let user = try store.user(id: entry.userID) {
+                    xp = Self.finishXP + Int(saturating: (distance / 1000 * Self.finishXPPerKilometre).rounded())
+                    try store.insertReward(RewardEntry(userID: user.id, time: now, xp: xp,
+                                                       reason: RewardReason.raceFinish, ref: raceID))
+                    if entry.rank <= 3 {
+                        let bonus = entry.rank == 1 ? Self.winXP : Self.podiumXP
+                        try store.insertReward(RewardEntry(userID: user.id, time: now, xp: bonus,
+                                                           reason: entry.rank == 1 ? RewardReason.raceWin : RewardReason.racePodium,
+                                                           ref: raceID))
+                        xp += bonus
+                    }
+                    badges = try BadgeAwarding(store: store, resolver: resolver).award(to: user, at: now, runID: nil).map(\.id)
+                    awards.append(RaceAward(userID: user.id, xp: xp, badges: badges))
                 }
-                let badges = try BadgeAwarding(store: store, resolver: resolver).award(to: user, at: now, runID: nil)
-                awards.append(RaceAward(userID: user.id, xp: xp, badges: badges.map(\.id)))
+                rows.append(StoredRaceResult(raceID: raceID, rank: entry.rank, userID: entry.userID, status: entry.status.rawValue,
+                                             distance: entry.distance, finishTime: entry.finishTime, pace: entry.pace,
+                                             gap: entry.gap, timeGap: entry.timeGap, xp: xp, badges: badges, finishedAt: now))
+            }
+            try store.insertRaceResults(rows)
+            // Every runner's track becomes a run in the same transaction (a crash leaves both or
+            // neither); a runner who left was stored then, and storing again changes nothing.
+            let settings = try self.settings(raceID)
+            for (user, digest) in try runnersWhoRan(raceID) {
+                let finish = ranking.first { $0.userID == user }?.finishTime.map { settings.startTime + $0 }
+                storeRaceRun(race: raceID, user: user, tokenDigest: digest, until: finish, now: now)
             }
             return awards
         }
+    }
+
+    /// Runners with positions in the race's log, with their token digests, in first-seen order.
+    private func runnersWhoRan(_ raceID: String) throws -> [(UserID, String)] {
+        var seen: Set<String> = [], out: [(UserID, String)] = []
+        for entry in try store.raceEntries(race: raceID) where entry.kind == .position && seen.insert(entry.tokenDigest).inserted {
+            out.append((entry.userID, entry.tokenDigest))
+        }
+        return out
+    }
+
+    /// Stores what a runner ran in race `race` as their run (client run id: the race id;
+    /// `source: race`): run XP, mission checks and history, like any run. Only points from the
+    /// start (to the finish instant `until` for a finisher) count. A track that cannot be a run
+    /// (fewer than two usable points, refused by the plausibility rules) is not stored: the race
+    /// result stands without it.
+    private func storeRaceRun(race: String, user: UserID, tokenDigest: String, until: EpochSeconds?, now: EpochSeconds) {
+        guard let raceRuns, let settings = try? settings(race), let entries = try? store.raceEntries(race: race) else { return }
+        var points: [TrackPoint] = []
+        for entry in entries where entry.kind == .position && entry.tokenDigest == tokenDigest {
+            guard let bytes = entry.points, let track = try? CompactTrackCodec.decode(bytes) else { continue }
+            // A finisher's run ends at the first point on or past the line.
+            for p in track.points where p.time >= settings.startTime && (points.last.map { p.time > $0.time } ?? true)
+                && !(points.last.map { last in until.map { last.time >= $0 } ?? false } ?? false) {
+                points.append(p)
+            }
+        }
+        guard points.count >= 2 else { return }
+        _ = try? raceRuns.ingest(user: user, clientRunID: race, track: Track(points: points), now: now, source: "race")
     }
 }
 

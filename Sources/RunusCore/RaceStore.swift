@@ -1,0 +1,103 @@
+/// Durable races (docs/decisions/0526-durable-races.md): a room is its settings plus an
+/// append-only log of the commands it accepted, each committed before its answer; a daemon that
+/// restarts rebuilds the room by replaying the log through the same pure state machine.
+
+/// A race as created. Secrets are kept as SHA-256 digests (hex) only.
+public struct StoredRace: Sendable, Equatable {
+    public let id: String
+    public let name: String
+    /// Race distance, metres.
+    public let distance: Meters
+    /// Start instant, Unix seconds.
+    public let startTime: EpochSeconds
+    public let capacity: Int
+    public let isPublic: Bool
+    public let createdBy: UserID
+    /// SHA-256 hex of the invite of a private race; nil for a public one.
+    public let inviteDigest: String?
+    /// When it was created, Unix seconds (server clock).
+    public let createdAt: EpochSeconds
+    /// When the host called it off, Unix seconds; nil while it stands.
+    public var cancelledAt: EpochSeconds?
+
+    public init(id: String, name: String, distance: Meters, startTime: EpochSeconds, capacity: Int, isPublic: Bool,
+                createdBy: UserID, inviteDigest: String?, createdAt: EpochSeconds, cancelledAt: EpochSeconds? = nil) {
+        self.id = id; self.name = name; self.distance = distance; self.startTime = startTime; self.capacity = capacity
+        self.isPublic = isPublic; self.createdBy = createdBy; self.inviteDigest = inviteDigest
+        self.createdAt = createdAt; self.cancelledAt = cancelledAt
+    }
+}
+
+/// One command a room accepted, in the order it applied them.
+public struct RaceLogEntry: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable { case join, leave, position }
+    public let raceID: String
+    /// 1, 2, 3 … within the race: the order of application.
+    public let seq: Int
+    public let kind: Kind
+    public let userID: UserID
+    /// SHA-256 hex of the runner's participant token.
+    public let tokenDigest: String
+    /// The server's clock when the room applied it, Unix seconds.
+    public let time: EpochSeconds
+    /// The points of a `position`, in the compact track form (record 0105); nil otherwise.
+    public let points: [UInt8]?
+
+    public init(raceID: String, seq: Int, kind: Kind, userID: UserID, tokenDigest: String, time: EpochSeconds, points: [UInt8]?) {
+        self.raceID = raceID; self.seq = seq; self.kind = kind; self.userID = userID
+        self.tokenDigest = tokenDigest; self.time = time; self.points = points
+    }
+}
+
+/// One runner's line in a finished race's results, with what it earned.
+public struct StoredRaceResult: Sendable, Equatable {
+    public let raceID: String
+    public let rank: Int
+    public let userID: UserID
+    /// A `RankingEntry.Status` raw value.
+    public let status: String
+    /// Metres.
+    public let distance: Meters
+    /// Seconds from the start, finishers only.
+    public let finishTime: Seconds?
+    /// Elapsed pace, s/km.
+    public let pace: SecondsPerKm?
+    /// Metres behind the leader.
+    public let gap: Meters
+    /// Seconds behind the winner, finishers only.
+    public let timeGap: Seconds?
+    /// XP awarded for the race (finish, per km, podium).
+    public let xp: Int
+    /// Badge ids awarded when the race ended.
+    public let badges: [String]
+    /// When the race ended, Unix seconds.
+    public let finishedAt: EpochSeconds
+
+    public init(raceID: String, rank: Int, userID: UserID, status: String, distance: Meters, finishTime: Seconds?,
+                pace: SecondsPerKm?, gap: Meters, timeGap: Seconds?, xp: Int, badges: [String], finishedAt: EpochSeconds) {
+        self.raceID = raceID; self.rank = rank; self.userID = userID; self.status = status; self.distance = distance
+        self.finishTime = finishTime; self.pace = pace; self.gap = gap; self.timeGap = timeGap; self.xp = xp
+        self.badges = badges; self.finishedAt = finishedAt
+    }
+}
+
+public protocol RaceStore: Sendable {
+    /// Stores a new race; throws when the id exists (ids are never reused).
+    func insertRace(_ race: StoredRace) throws
+    /// Marks a race called off at `time`.
+    func cancelRace(id: String, at time: EpochSeconds) throws
+    /// Races not cancelled whose start time is at or after `from`, ordered by start time then id:
+    /// what a starting daemon resumes.
+    func activeRaces(startingFrom from: EpochSeconds) throws -> [StoredRace]
+    /// Appends one accepted command; throws when `(raceID, seq)` exists.
+    func appendRaceEntry(_ entry: RaceLogEntry) throws
+    /// A race's log in `seq` order.
+    func raceEntries(race: String) throws -> [RaceLogEntry]
+    /// Stores a finished race's results (all rows in one call); throws when they exist.
+    func insertRaceResults(_ results: [StoredRaceResult]) throws
+    /// A finished race's results by rank (empty when not finished or unknown).
+    func raceResults(race: String) throws -> [StoredRaceResult]
+    /// Races a runner took part in (joined at least once), with their results row when finished:
+    /// what `users.export` and history read.
+    func races(user: UserID) throws -> [StoredRace]
+}

@@ -1,0 +1,98 @@
+import Testing
+import RunusCore
+import Storage
+
+/// The race store (record 0526) on both stores: what goes in comes out, ids are never reused,
+/// the log is append-only, and a runner's deletion takes their race rows with it.
+@Suite("Store conformance: durable races")
+struct RaceConformanceTests {
+    static func race(_ id: String, start: EpochSeconds, by host: UserID = "ana", invite: String? = nil) -> StoredRace {
+        StoredRace(id: id, name: "name of \(id) 🏃", distance: 5000, startTime: start, capacity: 20, isPublic: invite == nil,
+                   createdBy: host, inviteDigest: invite.map(SHA256.hex), createdAt: start - 600)
+    }
+
+    static let entries = [
+        RaceLogEntry(raceID: "a", seq: 1, kind: .join, userID: "ana", tokenDigest: SHA256.hex("t1"), time: 1900, points: nil),
+        RaceLogEntry(raceID: "a", seq: 2, kind: .position, userID: "ana", tokenDigest: SHA256.hex("t1"), time: 2010.5,
+                     points: [1, 0, 0, 255]),
+        RaceLogEntry(raceID: "a", seq: 3, kind: .position, userID: "ana", tokenDigest: SHA256.hex("t1"), time: 2011, points: []),
+        RaceLogEntry(raceID: "a", seq: 4, kind: .leave, userID: "ana", tokenDigest: SHA256.hex("t1"), time: 2020, points: nil),
+    ]
+
+    static let results = [
+        StoredRaceResult(raceID: "a", rank: 1, userID: "bo", status: "finished", distance: 5000, finishTime: 1500.25,
+                         pace: 300.05, gap: 0, timeGap: 0, xp: 200, badges: ["race_win_1", "race_podium"], finishedAt: 4000),
+        StoredRaceResult(raceID: "a", rank: 2, userID: "ana", status: "left", distance: 40, finishTime: nil, pace: nil,
+                         gap: 4960, timeGap: nil, xp: 0, badges: [], finishedAt: 4000),
+    ]
+
+    @Test("races, their log and results round-trip; a duplicate id or seq is refused; cancelled races are not active",
+          arguments: StoreKind.allCases)
+    func roundTrip(kind: StoreKind) throws {
+        try withStore(kind) { store throws in
+            let a = Self.race("a", start: 2000), b = Self.race("b", start: 1000, invite: "secret"), c = Self.race("c", start: 3000)
+            for r in [a, b, c] { try store.insertRace(r) }
+            #expect(throws: StorageError.self) { try store.insertRace(Self.race("a", start: 5)) }
+            try store.cancelRace(id: "c", at: 2500)
+            try store.cancelRace(id: "c", at: 2600)  // the first call off stands
+            #expect(try store.activeRaces(startingFrom: 0) == [b, a])
+            #expect(try store.activeRaces(startingFrom: 1500) == [a])
+            var cancelled = c
+            cancelled.cancelledAt = 2500
+            #expect(try store.allRaces() == [b, a, cancelled])
+
+            for e in Self.entries.reversed() { try store.appendRaceEntry(e) }
+            #expect(try store.raceEntries(race: "a") == Self.entries)
+            let error = #expect(throws: StorageError.self) { try store.appendRaceEntry(Self.entries[0]) }
+            #expect(error?.isConstraintViolation == true)
+            #expect(try store.races(user: "ana") == [a])
+            #expect(try store.races(user: "nobody") == [])
+
+            try store.insertRaceResults(Self.results.reversed())
+            #expect(try store.raceResults(race: "a") == Self.results)
+            #expect(throws: StorageError.self) { try store.insertRaceResults([Self.results[0]]) }
+            #expect(try store.raceResults(race: "a") == Self.results)  // the refused call stored nothing
+            #expect(try store.raceResults(race: "b").isEmpty)
+            let totals = try store.totals()
+            #expect(totals.races == 3 && totals.raceEntries == 4 && totals.raceResults == 2)
+        }
+    }
+
+    @Test("users.delete removes a runner's race log and results and their name as host; the race stays for the others",
+          arguments: StoreKind.allCases)
+    func deletion(kind: StoreKind) throws {
+        try withStore(kind) { store in
+            try store.upsertUser(Sample.user("ana"))
+            try store.insertRace(Self.race("a", start: 2000, by: "ana"))
+            try store.appendRaceEntry(RaceLogEntry(raceID: "a", seq: 1, kind: .join, userID: "ana", tokenDigest: "x", time: 1, points: nil))
+            try store.appendRaceEntry(RaceLogEntry(raceID: "a", seq: 2, kind: .join, userID: "bo", tokenDigest: "y", time: 2, points: nil))
+            try store.insertRaceResults([StoredRaceResult(raceID: "a", rank: 1, userID: "ana", status: "finished", distance: 5000,
+                                                          finishTime: 1, pace: 1, gap: 0, timeGap: 0, xp: 1, badges: [], finishedAt: 3)])
+            #expect(try store.deleteUser(id: "ana"))
+            #expect(try store.raceEntries(race: "a").map(\.userID) == ["bo"])
+            #expect(try store.raceResults(race: "a").isEmpty)
+            #expect(try store.activeRaces(startingFrom: 0).map(\.createdBy) == [""])
+        }
+    }
+
+    @Test("two threads appending the same seq of a race: one succeeds, the log has it once", arguments: StoreKind.allCases)
+    func racingAppends(kind: StoreKind) throws {
+        try withStore(kind) { store in
+            try store.insertRace(Self.race("a", start: 2000))
+            let seen = Observations()
+            onThreads(4) { t in
+                do {
+                    try store.appendRaceEntry(RaceLogEntry(raceID: "a", seq: 1, kind: .join, userID: "u\(t)", tokenDigest: "d",
+                                                           time: 1, points: nil))
+                    seen.add(t)
+                } catch let error as StorageError where error.isConstraintViolation {
+                } catch {
+                    seen.fail("thread \(t): \(error)")
+                }
+            }
+            #expect(seen.failures == [])
+            #expect(seen.values.count == 1)
+            #expect(try store.raceEntries(race: "a").map(\.userID) == seen.values.map { "u\($0)" })
+        }
+    }
+}
