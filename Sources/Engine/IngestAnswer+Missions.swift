@@ -2,7 +2,7 @@ import RunusCore
 import Missions
 
 /// The `missions` of a `runs.ingest` answer: every mission of the run's day that was open when
-/// the run arrived, with this run's verdict (record 0527).
+/// the run arrived, with this run's verdict (record 0534).
 extension IngestAnswer {
     /// What this run did for a mission.
     enum RunVerdict: String {

@@ -1,6 +1,6 @@
 import RunusCore
 
-/// What becomes of a mission nobody completed once its day is over (record 0527): `failed` when
+/// What becomes of a mission nobody completed once its day is over (record 0534): `failed` when
 /// the runner ran that local day (a run that is evidence of running, record 0230), `expired`
 /// when not. `runs.ingest` writes it for the days before a run's day (`RunIngestion.closeDays`);
 /// until a later run arrives, `missions.history` shows the same status computed on read for

@@ -31,7 +31,7 @@ public struct MissionHistoryQuery: Sendable {
     }
 }
 
-/// A runner's missions day by day for a "my missions" screen (record 0527): every mission
+/// A runner's missions day by day for a "my missions" screen (record 0534): every mission
 /// offered or set on the local days asked for, newest day first and in offer order within a
 /// day, with the status it has now (day-end statuses shown on read), the run that completed
 /// it, its best progress and its XP. Nothing is written.

@@ -2,8 +2,8 @@ import RunusCore
 
 /// What an assignment is to the runner's day, read from its id (the store has no column for
 /// it): one of the day's daily missions, the day's stretch mission, or a mission the runner set
-/// (`missions.custom`, record 0528). Every answer that lists missions flags the last two
-/// (`stretch`, `custom`), and lists them all (record 0529).
+/// (`missions.custom`, record 0535). Every answer that lists missions flags the last two
+/// (`stretch`, `custom`), and lists them all (record 0536).
 public enum MissionRole: String, Sendable, CaseIterable {
     case daily, stretch, custom
 

@@ -26,7 +26,7 @@ public enum CustomMissionError: Error, CustomStringConvertible, Equatable {
     }
 }
 
-/// Missions the runner sets (record 0528): any kind a run can complete, for today or tomorrow,
+/// Missions the runner sets (record 0535): any kind a run can complete, for today or tomorrow,
 /// scored by the served model as `missions.score` scores it and worth `MissionXP` at that
 /// probability, stored beside the day's offers and, from then on, listed, followed and completed
 /// like them.

@@ -16,7 +16,7 @@ public struct TodayMission: Sendable, Equatable {
     public let spec: MissionSpec
     public let title: String
     /// The model's completion probability in [0, 1]; nil for a custom mission of a kind the
-    /// model does not score (record 0528).
+    /// model does not score (record 0535).
     public let pComplete: Double?
     public let xp: Int
     public let why: String
@@ -31,7 +31,7 @@ public struct TodayMission: Sendable, Equatable {
 /// current status), so the answer is stable until the runner asks for a refresh, which replaces
 /// the day's open missions with new ones (the replaced ones become `replaced` and are not offered
 /// again at once). Every answer lists the stretch mission (flagged) and the missions the runner
-/// set for the day (`custom`, records 0528 and 0529).
+/// set for the day (`custom`, records 0535 and 0536).
 public final class MissionService: Sendable {
     let store: any EngineStore
     let scorer: any MissionScorer
@@ -91,7 +91,7 @@ public final class MissionService: Sendable {
             if !refresh, enough { return (day, try current.map { try Self.todayMission($0, state: state, user: user, day: day) }) }
             var memory = try self.memory(user: userID, before: day)
             if refresh {
-                // A refresh replaces the open offers; the runner's own missions stay (record 0528).
+                // A refresh replaces the open offers; the runner's own missions stay (record 0535).
                 for a in current where a.status == .offered && a.role != .custom {
                     try store.updateAssignment(user: userID, id: a.id, status: .replaced, runID: a.runID, progress: a.progress)
                 }
@@ -155,10 +155,10 @@ public final class MissionService: Sendable {
 
 extension MissionAssignment {
     /// Still part of its day: neither replaced by a refresh nor expired (rows written before
-    /// record 0527 mark a replaced offer `expired`).
+    /// record 0534 mark a replaced offer `expired`).
     public var isCurrent: Bool { status != .expired && status != .replaced }
 
     /// The model's probability as answers show it: nil for a custom mission the model could not
-    /// score (stored with `MissionService.unscoredVersion`, record 0528).
+    /// score (stored with `MissionService.unscoredVersion`, record 0535).
     public var shownPComplete: Double? { modelVersion == MissionService.unscoredVersion ? nil : pComplete }
 }

@@ -43,7 +43,7 @@ public enum IngestError: Error, CustomStringConvertible, Equatable {
 /// completes an open mission completes it, unless a refresh offered that mission after the run
 /// ended (`mayComplete`: a runner cannot shop for missions that fit a run already done); a mission the day's runs did not
 /// complete stays `offered` with its best progress until the day is over, then becomes `failed`
-/// if the runner ran that day and `expired` if not (`MissionDayEnd`, record 0527: written when a
+/// if the runner ran that day and `expired` if not (`MissionDayEnd`, record 0534: written when a
 /// later run arrives, shown on read by `missions.history` before that). The answer lists every
 /// mission that was open, with this run's verdict (`IngestAnswer.missionJSON`).
 public final class RunIngestion: Sendable {
@@ -139,7 +139,7 @@ public final class RunIngestion: Sendable {
     /// runner's assignments of that day). The day's first set was chosen from the runner's state
     /// as of the day's start, so it may be completed by a run done before it was shown (a watch
     /// synced later); a set a refresh offered after the run ended was chosen knowing the run, and
-    /// may not (record 0524); nor may a mission the runner set after the run ended (record 0528),
+    /// may not (record 0524); nor may a mission the runner set after the run ended (record 0535),
     /// and such missions do not make the day's first set a later one.
     public static func mayComplete(_ a: MissionAssignment, runEndingAt end: EpochSeconds, dayOffers: [MissionAssignment]) -> Bool {
         guard a.offeredAt > end else { return true }

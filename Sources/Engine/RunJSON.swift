@@ -2,7 +2,7 @@ import RunusCore
 import Tracking
 
 /// The parts of a run record that several answers share (`runs.ingest`, `runs.get`), with the
-/// wire names of record 0526: one name per quantity, the time a pace divides in its name.
+/// wire names of record 0533: one name per quantity, the time a pace divides in its name.
 public enum RunJSON {
     /// `x` rounded to `1 / scale` (a tenth by default).
     static func rounded(_ x: Double, _ scale: Double = 10) -> JSONValue { .number((x * scale).rounded() / scale) }

@@ -1,6 +1,6 @@
 import RunusCore
 
-/// The pace a runner has to keep over the rest of a mission's target to make it (record 0528):
+/// The pace a runner has to keep over the rest of a mission's target to make it (record 0535):
 /// what a watch shows during a run ("3.1 km to go at 5:12/km or faster").
 public struct PaceNeeded: Sendable, Equatable {
     /// Which time the pace divides: the run's moving time (the `pace` kind checks the moving

@@ -59,7 +59,7 @@ enum TrackTable {
         cells.append(String(format: "%.2f km", m.distance / 1000))
         cells.append(clock(m.elapsed))
         cells.append(clock(m.moving))
-        // The moving pace, as every daemon answer gives it (record 0526).
+        // The moving pace, as every daemon answer gives it (record 0533).
         cells.append(m.movingPace.map { clock($0) + "/km" } ?? "-")
         cells.append(efforts[1000].map(clock) ?? "-")
         cells.append(efforts[5000].map(clock) ?? "-")

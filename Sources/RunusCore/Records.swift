@@ -78,11 +78,11 @@ public enum MissionStatus: String, Sendable, Codable, CaseIterable {
     case offered
     /// A run completed it.
     case completed
-    /// The runner ran that day and no run completed it (decided once the day is over, record 0527).
+    /// The runner ran that day and no run completed it (decided once the day is over, record 0534).
     case failed
-    /// The day passed without a run (or, for rows written before record 0527, a refresh replaced it).
+    /// The day passed without a run (or, for rows written before record 0534, a refresh replaced it).
     case expired
-    /// A refresh replaced it with a new set before it was decided (record 0527).
+    /// A refresh replaced it with a new set before it was decided (record 0534).
     case replaced
 }
 

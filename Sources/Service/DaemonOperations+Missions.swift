@@ -6,7 +6,7 @@ import Engine
 import Server
 
 /// `missions.evaluate`, `missions.progress` and `missions.score` (docs/protocol.md, records
-/// 0321–0323, 0528).
+/// 0321–0323, 0535).
 extension DaemonOperations {
     /// Most specs one `missions.score` request may carry.
     static let maximumScoredSpecs = 50
@@ -68,7 +68,7 @@ extension DaemonOperations {
     }
 
     /// {`remaining_m`, and `moving_pace_s_per_km` or `elapsed_pace_s_per_km` (null once the
-    /// target's time is used up)}: the key names the time the pace divides (record 0526).
+    /// target's time is used up)}: the key names the time the pace divides (record 0533).
     static func paceNeededJSON(_ p: PaceNeeded) -> JSONValue {
         let key = p.time == .moving ? "moving_pace_s_per_km" : "elapsed_pace_s_per_km"
         return ["remaining_m": r1(p.remaining), key: p.pace.map(r1) ?? .null]

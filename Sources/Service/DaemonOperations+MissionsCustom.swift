@@ -3,7 +3,7 @@ import Missions
 import Engine
 import Server
 
-/// `missions.custom`: a mission the runner sets for the day (record 0528).
+/// `missions.custom`: a mission the runner sets for the day (record 0535).
 extension DaemonOperations {
     func missionsCustom(_ request: Request) throws -> JSONValue {
         let userID = try request.string("user")

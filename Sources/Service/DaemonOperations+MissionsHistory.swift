@@ -4,7 +4,7 @@ import Engine
 import Server
 
 /// `missions.history`: a runner's missions day by day, with the statuses days end with
-/// (record 0527).
+/// (record 0534).
 extension DaemonOperations {
     func missionsHistory(_ request: Request) throws -> JSONValue {
         let op = "missions.history"

@@ -75,7 +75,7 @@ extension DaemonOperations {
         let goals = try WireErrors.engine("goals.recommend") { try GoalService(store: store).recommend(user: user, now: clock.now()) }
         return [
             "user": .string(user),
-            // A run to do (moving time) and race finish times (elapsed), named as record 0526 says.
+            // A run to do (moving time) and race finish times (elapsed), named as record 0533 says.
             "suggested_run": ["distance_m": .number(goals.distance), "moving_s": .number(goals.duration),
                               "moving_pace_s_per_km": .number(goals.pace)],
             "race_predictions": .array(goals.predictions.map {

@@ -61,7 +61,7 @@ extension DaemonOperations {
     }
 
     func todayAnswer(_ parameters: TodayParameters, _ moment: RunnerMoment) throws -> JSONValue {
-        // Every mission of the day, the stretch one and the runner's own flagged (record 0529).
+        // Every mission of the day, the stretch one and the runner's own flagged (record 0536).
         let answer = try WireErrors.engine("missions.today") {
             try missions.today(moment, day: parameters.day, count: parameters.count, refresh: parameters.refresh)
         }

@@ -4,8 +4,8 @@ import Tracking
 import Missions
 @testable import Engine
 
-/// Record 0529: the day's stretch mission is in every list, flagged, and a run that completes
-/// it is paid like any other; record 0528: a refresh leaves the runner's own missions alone.
+/// Record 0536: the day's stretch mission is in every list, flagged, and a run that completes
+/// it is paid like any other; record 0535: a refresh leaves the runner's own missions alone.
 @Suite("stretch and custom missions in every list")
 struct StretchListedEverywhereTests {
     let day = CivilDate(iso: "2026-11-29")!

@@ -105,7 +105,7 @@ struct MissionServiceTests {
         let refreshed = try service.today(user: "ana", day: day, count: 3, now: morning() + 10, refresh: true)
         #expect(refreshed.missions.filter { !$0.isStretch }.count == 3)
         #expect(Set(first.missions.map(\.spec)).isDisjoint(with: refreshed.missions.map(\.spec)))
-        // Replaced, not expired: the day is not over (record 0527).
+        // Replaced, not expired: the day is not over (record 0534).
         let replaced = try store.assignments(user: "ana", day: day).filter { $0.status == .replaced }
         #expect(replaced.count == first.missions.count)
         #expect(try store.assignments(user: "ana", day: day).allSatisfy { $0.status != .expired })

@@ -2,7 +2,7 @@ import Testing
 import RunusCore
 @testable import Missions
 
-/// `MissionSpec.paceNeeded` (record 0528): the pace over the rest of the target that makes it.
+/// `MissionSpec.paceNeeded` (record 0535): the pace over the rest of the target that makes it.
 @Suite("pace needed")
 struct PaceNeededTests {
     @Test("pace: the moving time left in the target over the distance left")

@@ -95,7 +95,7 @@ struct DaemonEndToEndTests {
         // 1_800_000_000 is 2027-01-15T08:00Z, already that day in Seoul (UTC+9).
         #expect(result["day"]?.stringValue == "2027-01-15")
         let missions = try #require(result["missions"]?.arrayValue)
-        // The k daily missions, then the stretch one when one fits, flagged (record 0529).
+        // The k daily missions, then the stretch one when one fits, flagged (record 0536).
         #expect(missions.filter { $0["stretch"]?.boolValue == false }.count == 3)
         #expect(missions.filter { $0["stretch"]?.boolValue == true }.count <= 1)
         #expect(missions.allSatisfy { $0["custom"]?.boolValue == false })

@@ -8,7 +8,7 @@ import Server
 @testable import Service
 @testable import RunusCLI
 
-/// A runner's day over a real socket (issue 24, items 2 and 4; records 0153, 0526–0529): the
+/// A runner's day over a real socket (issue 24, items 2 and 4; records 0153, 0533–0536): the
 /// runner sets missions of their own (`missions.custom`), follows them with the pace still
 /// needed (`missions.progress`), and a run with a bus ride in the middle is answered with every
 /// open mission's verdict, the part left out and a climb without the bus
@@ -67,7 +67,7 @@ struct MissionDaySocketTests {
         defer { daemon.stop() }
         let client = try daemon.client()
 
-        // The day's offers, the stretch one flagged among them (record 0529).
+        // The day's offers, the stretch one flagged among them (record 0536).
         let today = try call(client, ["op": "missions.today", "user": "runner-0001"])
         let offered = try #require(today["missions"]?.arrayValue)
         #expect(offered.filter { $0["stretch"] == false }.count == 3)
@@ -114,7 +114,7 @@ struct MissionDaySocketTests {
         #expect(try client.call(["op": "missions.custom", "user": "nobody", "spec": distanceSpec]).errorCode == "not_found")
 
         // A run done before the missions were set, synced now: it may complete the day's first
-        // set (chosen without knowing it), never a mission set after it ended (record 0528).
+        // set (chosen without knowing it), never a mission set after it ended (record 0535).
         clock.set(Self.setAt + 30)
         let early = try call(client, ["op": "runs.ingest", "user": "runner-0001", "run_id": "early",
                                       "points": Self.points([(1500, 1000 / 330, 0)], start: Self.setAt - 3000)])

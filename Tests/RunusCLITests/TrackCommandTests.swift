@@ -124,7 +124,7 @@ struct TrackCommandTests {
         let lines = r.out.split(separator: "\n")
         #expect(lines.count == 3, "\(r.out)")
         #expect(lines[0].contains("distance") && lines[0].contains("moving pace"))
-        // 1.80 km in 600 s: the moving pace, 5:33/km (the daemon's pace, record 0526).
+        // 1.80 km in 600 s: the moving pace, 5:33/km (the daemon's pace, record 0533).
         #expect(lines[1].contains("5:33/km"), "\(lines[1])")
         #expect(lines[1].contains("1.80 km") && lines[1].hasSuffix("a.csv"), "\(lines[1])")
         #expect(lines[2].contains("0.90 km") && lines[2].hasSuffix("b.csv"), "\(lines[2])")
