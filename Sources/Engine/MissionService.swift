@@ -99,16 +99,21 @@ public final class MissionService: Sendable {
                 for a in todays { memory.recentSpecs.insert(a.specJSON) }
             }
             // Decided missions stay in a refreshed answer, and the runner's own ones in every answer.
-            let kept = current.filter { $0.role == .custom || (refresh && $0.status != .offered) }
-            // Never a second copy of a mission the runner set (one run would earn it twice).
-            let customSpecs = Set(kept.filter { $0.role == .custom }.map(\.specJSON))
+            // Asked for more than the day has (a larger `k`), the day's missions stay and only
+            // the missing ones are added: two open sets would let one run earn both (record 0524).
+            let kept = refresh ? current.filter { $0.role == .custom || $0.status != .offered } : current
+            let missing = refresh ? count : count - current.filter { $0.role == .daily }.count
+            if !refresh { for a in todays { memory.recentSpecs.insert(a.specJSON) } }
+            // Never a second copy of a mission the day has (one run would earn it twice).
+            let keptSpecs = Set(kept.map(\.specJSON))
+            let hasStretch = kept.contains { $0.role == .stretch && $0.status == .offered }
             var policy = self.policy
-            policy.count = count
+            policy.count = missing
             // A runner without runs gets starter missions sized from the profile (record 0625).
             let chosen = (state.totalRuns == 0
-                ? StarterMissions.choose(profile: user, year: day.year, count: count, state: state, scorer: scorer)
+                ? StarterMissions.choose(profile: user, year: day.year, count: missing, state: state, scorer: scorer)
                 : policy.choose(state: state, scorer: scorer, memory: memory))
-                .filter { !customSpecs.contains($0.spec.canonicalJSON) }
+                .filter { !keptSpecs.contains($0.spec.canonicalJSON) && !(hasStretch && $0.isStretch) }
             // Distinct ids across refreshes: every round adds offers (custom ones have ids of their own).
             let round = todays.filter { $0.role != .custom }.count
             var missions = try kept.map { try Self.todayMission($0, state: state, user: user, day: day) }
