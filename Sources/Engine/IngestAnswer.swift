@@ -42,10 +42,8 @@ struct IngestAnswer {
             "elapsed_s": Self.rounded(run.elapsed),
             "moving_s": Self.rounded(run.moving),
             "elevation_gain_m": Self.rounded(run.elevationGain),
-            "splits": .array(metrics.splits.map {
-                ["index": .number(Double($0.index)), "distance_m": Self.rounded($0.distance),
-                 "duration_s": Self.rounded($0.duration), "pace_s_per_km": Self.rounded($0.pace)]
-            }),
+            "splits": .array(metrics.splits.map(RunJSON.split)),
+            "excluded": RunJSON.excluded(metrics.excludedParts, runStart: run.startTime),
         ]
         runObject["moving_pace_s_per_km"] = metrics.movingPace.map { Self.rounded($0) } ?? .null
         runObject["calories_kcal"] = run.calories.map { Self.rounded($0, 0) } ?? .null
@@ -54,20 +52,7 @@ struct IngestAnswer {
             "unrewarded": unrewarded.map { ["reason": .string($0.reason), "message": .string($0.message)] } ?? .null,
             "duplicate_of": duplicateOf.map { .string($0) } ?? .null,
             "run": .object(runObject),
-            "missions": .array(missions.map { m in
-                var object: [String: JSONValue] = [
-                    "id": .string(m.assignment.id),
-                    "status": .string(m.assignment.status.rawValue),
-                    "progress": Self.rounded(m.assignment.progress ?? 0, 3),
-                    "xp_awarded": .number(Double(m.completedNow ? m.assignment.xp : 0)),
-                ]
-                if let spec = m.spec {
-                    object["title"] = .string(MissionTitle.title(for: spec))
-                    object["spec"] = spec.json
-                }
-                object["evidence"] = .array((m.evaluation?.evidence ?? [m.note ?? "not checked"]).map { .string($0) })
-                return .object(object)
-            }),
+            "missions": .array(missions.map(Self.missionJSON)),
             "xp": ["run": .number(Double(runXP)), "missions": .number(Double(missionXP)),
                    "awarded": .number(Double(runXP + missionXP)), "total": .number(Double(level.xp))],
             "level": Self.levelJSON(level),

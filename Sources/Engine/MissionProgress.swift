@@ -23,6 +23,10 @@ public struct MissionProgressEntry: Sendable {
     public let source: MissionProgressSource
     /// Nil when nothing was checked (`source` none or stored).
     public let evaluation: MissionEvaluation?
+    /// The pace to keep over the rest of the target (`MissionSpec.paceNeeded`): of the run the
+    /// track is (`source` track), else of a run not started; nil for a mission that is not open
+    /// or a kind without a distance in a time.
+    public let paceNeeded: PaceNeeded?
 }
 
 /// A runner's missions of a local day with live progress: against a partial track the client
@@ -44,7 +48,7 @@ public struct MissionProgressService: Sendable {
         let moment = RunnerMoment(profile: user, at: now, resolver: resolver)
         let day = requestedDay ?? moment.day
         let dayOffers = try store.assignments(user: userID, day: day)
-        let open = dayOffers.filter { $0.status != .expired }
+        let open = dayOffers.filter(\.isCurrent)
         guard !open.isEmpty else { return (day, []) }
         let specs = open.map { try? MissionSpec(json: try JSONParser.parse($0.specJSON)) }
         let dayStart = day.startInstant(utcOffset: moment.utcOffset)
@@ -65,13 +69,17 @@ public struct MissionProgressService: Sendable {
         var out: [MissionProgressEntry] = []
         for (a, spec) in zip(open, specs) {
             guard let spec else {
-                out.append(MissionProgressEntry(assignment: a, spec: nil, source: .none, evaluation: nil)); continue
+                out.append(MissionProgressEntry(assignment: a, spec: nil, source: .none, evaluation: nil, paceNeeded: nil)); continue
             }
+            let fresh = a.status == .offered ? spec.paceNeeded(distance: 0, moving: 0, elapsed: 0) : nil
             if a.status == .completed {
-                out.append(MissionProgressEntry(assignment: a, spec: spec, source: .stored, evaluation: nil))
+                out.append(MissionProgressEntry(assignment: a, spec: spec, source: .stored, evaluation: nil, paceNeeded: nil))
             } else if let liveRun {
                 let e = evaluate(spec, liveRun, history, user: user, now: now)
-                out.append(MissionProgressEntry(assignment: a, spec: spec, source: .track, evaluation: e))
+                let m = liveRun.metrics
+                let needed = a.status == .offered && e.status != .completed
+                    ? spec.paceNeeded(distance: m.distance, moving: m.moving, elapsed: m.elapsed) : nil
+                out.append(MissionProgressEntry(assignment: a, spec: spec, source: .track, evaluation: e, paceNeeded: needed))
             } else {
                 var best: MissionEvaluation?
                 for (end, run) in try runsToday() where RunIngestion.mayComplete(a, runEndingAt: end, dayOffers: dayOffers) {
@@ -79,7 +87,9 @@ public struct MissionProgressService: Sendable {
                     if let b = best, !Self.better(e, than: b) { continue }
                     best = e
                 }
-                out.append(MissionProgressEntry(assignment: a, spec: spec, source: best == nil ? .none : .runsToday, evaluation: best))
+                // A run finished without completing it: the next one starts from nothing.
+                out.append(MissionProgressEntry(assignment: a, spec: spec, source: best == nil ? .none : .runsToday, evaluation: best,
+                                                paceNeeded: best?.status == .completed ? nil : fresh))
             }
         }
         return (day, out)

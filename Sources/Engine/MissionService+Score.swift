@@ -56,12 +56,17 @@ extension MissionService {
     public func score(user userID: UserID, specs: [MissionSpec], day: CivilDate?, now: EpochSeconds) throws
         -> (day: CivilDate, missions: [ScoredMission]) {
         let (day, state) = try runnerState(try moment(user: userID, at: now), day: day)
+        return (day, scored(specs, state: state))
+    }
+
+    /// `specs` scored on `state` by the served model (kinds it does not model: a reason instead).
+    func scored(_ specs: [MissionSpec], state: RunnerState) -> [ScoredMission] {
         let modelled = specs.filter { MissionFeatures.models($0.kind) }
         let probabilities = scorer.probabilities(modelled.map { MissionFeatures.vector($0, state: state) })
         var next = 0
         let known = MissionFeatures.kinds.map(\.rawValue).joined(separator: ", ")
-        let scored = specs.map { spec -> ScoredMission in
-            guard MissionFeatures.models(spec.kind) else {
+        return specs.map { spec -> ScoredMission in
+            guard MissionFeatures.models(spec.kind), next < probabilities.count else {
                 return ScoredMission(spec: spec, pComplete: nil, xp: nil,
                                      reason: "kind \(spec.kind.rawValue) is not modelled by feature schema v\(MissionFeatures.schema.version) (modelled: \(known))")
             }
@@ -69,6 +74,5 @@ extension MissionService {
             next += 1
             return ScoredMission(spec: spec, pComplete: p, xp: MissionXP.xp(for: spec, pComplete: p), reason: nil)
         }
-        return (day, scored)
     }
 }

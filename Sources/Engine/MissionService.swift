@@ -10,23 +10,28 @@ public protocol RunnerStateCache: Sendable {
     func state(user: UserID, asOf: EpochSeconds, build: () throws -> RunnerState) throws -> RunnerState
 }
 
-/// A mission offered for today, as stored and as answered.
+/// A mission of the day (offered, or set by the runner), as stored and as answered.
 public struct TodayMission: Sendable, Equatable {
     public let assignmentID: String
     public let spec: MissionSpec
     public let title: String
-    public let pComplete: Double
+    /// The model's completion probability in [0, 1]; nil for a custom mission of a kind the
+    /// model does not score (record 0535).
+    public let pComplete: Double?
     public let xp: Int
     public let why: String
     public let status: MissionStatus
     public let isStretch: Bool
+    /// Set by the runner (`missions.custom`), not offered.
+    public let isCustom: Bool
 }
 
 /// Today's missions for a runner. The first request of a (runner, local day) scores candidates
 /// and stores the chosen missions; later requests that day return the stored ones (with their
 /// current status), so the answer is stable until the runner asks for a refresh, which replaces
-/// the day's open missions with new ones (the replaced ones expire and are not offered again at
-/// once).
+/// the day's open missions with new ones (the replaced ones become `replaced` and are not offered
+/// again at once). Every answer lists the stretch mission (flagged) and the missions the runner
+/// set for the day (`custom`, records 0535 and 0536).
 public final class MissionService: Sendable {
     let store: any EngineStore
     let scorer: any MissionScorer
@@ -34,7 +39,8 @@ public final class MissionService: Sendable {
     let resolver: any UTCOffsetResolver
     let stateCache: (any RunnerStateCache)?
 
-    /// Suffix of a stretch mission's assignment id (the store has no column for the role).
+    /// Suffix of a stretch mission's assignment id (the store has no column for the role:
+    /// `MissionRole`).
     static let stretchSuffix = "-stretch"
     /// Days either side of the runner's current local day `today` may be asked for.
     public static let dayReach = 1
@@ -47,13 +53,14 @@ public final class MissionService: Sendable {
 
     public var modelVersion: String { scorer.version }
 
-    /// Today's `count` daily missions (plus the stretch mission, when one fits) for `userID` on
-    /// `day` (default: the runner's local day at `now`).
+    /// Today's `count` daily missions (plus the stretch mission, when one fits, and the runner's
+    /// own missions of the day) for `userID` on `day` (default: the runner's local day at `now`).
     ///
     /// The day's set is fixed once offered (record 0524): whatever model offered it, later
     /// requests that day return it, and a model reload changes the scores of new offers only.
-    /// `refresh` expires the open missions and offers a new set that repeats no mission offered
-    /// earlier that day (fewer missions, or none, once the candidates run out).
+    /// `refresh` replaces the open offers (not the runner's own missions) with a new set that
+    /// repeats no mission offered earlier that day (fewer missions, or none, once the candidates
+    /// run out).
     public func today(user userID: UserID, day requestedDay: CivilDate?, count: Int, now: EpochSeconds,
                       refresh: Bool = false) throws -> (day: CivilDate, missions: [TodayMission]) {
         try today(try moment(user: userID, at: now), day: requestedDay, count: count, refresh: refresh)
@@ -71,8 +78,8 @@ public final class MissionService: Sendable {
         let (day, state) = try runnerState(moment, day: requestedDay)
         func stored() throws -> (all: [MissionAssignment], current: [MissionAssignment], enough: Bool) {
             let all = try store.assignments(user: userID, day: day)
-            let current = all.filter { $0.status != .expired }
-            return (all, current, current.filter { !$0.id.hasSuffix(Self.stretchSuffix) }.count >= count)
+            let current = all.filter(\.isCurrent)
+            return (all, current, current.filter { $0.role == .daily }.count >= count)
         }
         // Fast path without a write transaction: the day's missions exist already.
         let first = try stored()
@@ -84,20 +91,31 @@ public final class MissionService: Sendable {
             if !refresh, enough { return (day, try current.map { try Self.todayMission($0, state: state, user: user, day: day) }) }
             var memory = try self.memory(user: userID, before: day)
             if refresh {
-                for a in current where a.status == .offered {
-                    try store.updateAssignment(user: userID, id: a.id, status: .expired, runID: a.runID, progress: a.progress)
+                // A refresh replaces the open offers; the runner's own missions stay (record 0535).
+                for a in current where a.status == .offered && a.role != .custom {
+                    try store.updateAssignment(user: userID, id: a.id, status: .replaced, runID: a.runID, progress: a.progress)
                 }
                 // Nothing offered earlier today comes back: refresh never alternates two sets.
                 for a in todays { memory.recentSpecs.insert(a.specJSON) }
             }
-            let kept = refresh ? current.filter { $0.status != .offered } : []
+            // Decided missions stay in a refreshed answer, and the runner's own ones in every answer.
+            // Asked for more than the day has (a larger `k`), the day's missions stay and only
+            // the missing ones are added: two open sets would let one run earn both (record 0524).
+            let kept = refresh ? current.filter { $0.role == .custom || $0.status != .offered } : current
+            let missing = refresh ? count : count - current.filter { $0.role == .daily }.count
+            if !refresh { for a in todays { memory.recentSpecs.insert(a.specJSON) } }
+            // Never a second copy of a mission the day has (one run would earn it twice).
+            let keptSpecs = Set(kept.map(\.specJSON))
+            let hasStretch = kept.contains { $0.role == .stretch && $0.status == .offered }
             var policy = self.policy
-            policy.count = count
+            policy.count = missing
             // A runner without runs gets starter missions sized from the profile (record 0625).
-            let chosen = state.totalRuns == 0
-                ? StarterMissions.choose(profile: user, year: day.year, count: count, state: state, scorer: scorer)
-                : policy.choose(state: state, scorer: scorer, memory: memory)
-            let round = todays.count  // distinct ids across refreshes
+            let chosen = (state.totalRuns == 0
+                ? StarterMissions.choose(profile: user, year: day.year, count: missing, state: state, scorer: scorer)
+                : policy.choose(state: state, scorer: scorer, memory: memory))
+                .filter { !keptSpecs.contains($0.spec.canonicalJSON) && !(hasStretch && $0.isStretch) }
+            // Distinct ids across refreshes: every round adds offers (custom ones have ids of their own).
+            let round = todays.filter { $0.role != .custom }.count
             var missions = try kept.map { try Self.todayMission($0, state: state, user: user, day: day) }
             for (i, mission) in chosen.enumerated() {
                 let id = Self.assignmentID(day: day, round: round, slot: i + 1, stretch: mission.isStretch)
@@ -107,7 +125,7 @@ public final class MissionService: Sendable {
                     pComplete: mission.pComplete, xp: mission.xp, status: .offered, offeredAt: now))
                 missions.append(TodayMission(assignmentID: id, spec: mission.spec, title: mission.title,
                                              pComplete: mission.pComplete, xp: mission.xp, why: mission.why,
-                                             status: .offered, isStretch: mission.isStretch))
+                                             status: .offered, isStretch: mission.isStretch, isCustom: false))
             }
             return (day, missions)
         }
@@ -130,10 +148,22 @@ public final class MissionService: Sendable {
     static func todayMission(_ a: MissionAssignment, state: RunnerState, user: UserProfile, day: CivilDate) throws -> TodayMission {
         let spec = try MissionSpec(json: try JSONParser.parse(a.specJSON))
         // The "why" sentence is rebuilt from the same as-of state (or profile), so it is stable too.
-        let why = state.totalRuns == 0 ? StarterMissions.why(spec, profile: user, year: day.year)
-                                       : TodayPolicy.why(spec, state: state)
+        let role = a.role
+        let why = role == .custom ? Self.customWhy
+            : state.totalRuns == 0 ? StarterMissions.why(spec, profile: user, year: day.year)
+            : TodayPolicy.why(spec, state: state)
         return TodayMission(assignmentID: a.id, spec: spec, title: MissionTitle.title(for: spec),
-                            pComplete: a.pComplete, xp: a.xp, why: why,
-                            status: a.status, isStretch: a.id.hasSuffix(stretchSuffix))
+                            pComplete: a.shownPComplete, xp: a.xp, why: why,
+                            status: a.status, isStretch: role == .stretch, isCustom: role == .custom)
     }
+}
+
+extension MissionAssignment {
+    /// Still part of its day: neither replaced by a refresh nor expired (rows written before
+    /// record 0534 mark a replaced offer `expired`).
+    public var isCurrent: Bool { status != .expired && status != .replaced }
+
+    /// The model's probability as answers show it: nil for a custom mission the model could not
+    /// score (stored with `MissionService.unscoredVersion`, record 0535).
+    public var shownPComplete: Double? { modelVersion == MissionService.unscoredVersion ? nil : pComplete }
 }

@@ -43,7 +43,9 @@ public enum IngestError: Error, CustomStringConvertible, Equatable {
 /// completes an open mission completes it, unless a refresh offered that mission after the run
 /// ended (`mayComplete`: a runner cannot shop for missions that fit a run already done); a mission the day's runs did not
 /// complete stays `offered` with its best progress until the day is over, then becomes `failed`
-/// if the runner ran that day and `expired` if not (closed when a later run or request arrives).
+/// if the runner ran that day and `expired` if not (`MissionDayEnd`, record 0534: written when a
+/// later run arrives, shown on read by `missions.history` before that). The answer lists every
+/// mission that was open, with this run's verdict (`IngestAnswer.missionJSON`).
 public final class RunIngestion: Sendable {
     let store: any EngineStore
     let resolver: any UTCOffsetResolver
@@ -112,17 +114,17 @@ public final class RunIngestion: Sendable {
         }
     }
 
-    /// Offers of days before `day` that are still open are decided: failed when the runner ran
-    /// that day, expired otherwise.
+    /// Offers of days before `day` that are still open are decided (`MissionDayEnd`): failed
+    /// when the runner ran that day, expired otherwise.
     func closeDays(before day: CivilDate, user: UserProfile) throws {
         let open = try store.assignments(user: user.id, from: day.adding(days: -60), to: day.adding(days: -1))
             .filter { $0.status == .offered }
         guard let first = open.map(\.day).min() else { return }
         let from = first.startInstant(utcOffset: user.utcOffsetSeconds) - 86_400
-        let runDays = Set(try store.runs(user: user.id, from: from, to: day.startInstant(utcOffset: user.utcOffsetSeconds) + 86_400)
-            .filter(\.isEvidence).map { user.localDay(at: $0.startTime, resolver: resolver) })
+        let runDays = MissionDayEnd.runDays(try store.runs(user: user.id, from: from, to: day.startInstant(utcOffset: user.utcOffsetSeconds) + 86_400),
+                                            user: user, resolver: resolver)
         for a in open {
-            try store.updateAssignment(user: user.id, id: a.id, status: runDays.contains(a.day) ? .failed : .expired,
+            try store.updateAssignment(user: user.id, id: a.id, status: MissionDayEnd.status(ranThatDay: runDays.contains(a.day)),
                                        runID: a.runID, progress: a.progress)
         }
     }
@@ -140,10 +142,12 @@ public final class RunIngestion: Sendable {
     /// runner's assignments of that day). The day's first set was chosen from the runner's state
     /// as of the day's start, so it may be completed by a run done before it was shown (a watch
     /// synced later); a set a refresh offered after the run ended was chosen knowing the run, and
-    /// may not (record 0524).
+    /// may not (record 0524); nor may a mission the runner set after the run ended (record 0535),
+    /// and such missions do not make the day's first set a later one.
     public static func mayComplete(_ a: MissionAssignment, runEndingAt end: EpochSeconds, dayOffers: [MissionAssignment]) -> Bool {
         guard a.offeredAt > end else { return true }
-        return !dayOffers.contains { $0.offeredAt < a.offeredAt }
+        guard a.role != .custom else { return false }
+        return !dayOffers.contains { $0.role != .custom && $0.offeredAt < a.offeredAt }
     }
 
     /// Checks every offered mission of the run's local day against the run, but those a refresh
@@ -157,7 +161,8 @@ public final class RunIngestion: Sendable {
         for a in offers where a.status == .offered {
             guard Self.mayComplete(a, runEndingAt: run.endTime, dayOffers: offers) else {
                 out.append(CheckedMission(assignment: a, spec: try? MissionSpec(json: try JSONParser.parse(a.specJSON)),
-                                          evaluation: nil, completedNow: false, note: Self.offeredAfterRun))
+                                          evaluation: nil, completedNow: false,
+                                          note: a.role == .custom ? Self.setAfterRun : Self.offeredAfterRun))
                 continue
             }
             guard let spec = try? MissionSpec(json: try JSONParser.parse(a.specJSON)) else {
@@ -186,6 +191,8 @@ public final class RunIngestion: Sendable {
 
     /// Evidence of a mission the run could not complete because a refresh offered it after the run.
     public static let offeredAfterRun = "offered by a refresh after this run ended: a run completes only the missions offered before it ended, or the day's first set"
+    /// Evidence of a custom mission the run could not complete because it was set after the run.
+    public static let setAfterRun = "set after this run ended: a mission you set counts for the runs that end after you set it"
 
     /// The runner's runs of the history window before `run`, each with the runner's offset at its start.
     func missionContext(of user: UserProfile, before run: RunRecord) throws -> MissionContext {

@@ -6,8 +6,8 @@ import RunusCore
 /// daemon still crashes the same way.
 public enum LineSimplifier {
     /// Parameters a request can do without.
-    static let optional = ["date", "k", "stretch", "refresh", "bucket", "utc_offset_s", "weight_kg", "birth_year", "sex",
-                           "height_cm", "capacity", "public"]
+    static let optional = ["date", "k", "refresh", "bucket", "utc_offset_s", "weight_kg", "birth_year", "sex",
+                           "height_cm", "capacity", "public", "kind", "status", "offset", "limit"]
 
     public static func candidates(_ line: FuzzLine) -> [FuzzLine] {
         let physical = line.answeredLines

@@ -10,6 +10,7 @@ public enum OperationCatalog {
         "auth", "health", "stats", "model.info", "model.reload", "users.upsert", "users.get", "users.export", "users.delete",
         "runs.ingest", "runs.get", "history", "badges.catalog",
         "progress", "goals.recommend", "missions.today", "missions.score", "missions.evaluate", "missions.progress",
+        "missions.custom", "missions.history",
         "race.create", "race.list", "race.join", "race.leave", "race.watch", "race.position", "race.results",
         "race.cancel",
     ]
@@ -17,7 +18,8 @@ public enum OperationCatalog {
     /// Operations that write (replayed for a reproducer: they make the state a later request
     /// meets).
     public static let stateful: Set<String> = [
-        "users.upsert", "users.delete", "runs.ingest", "missions.today", "model.reload", "race.create", "race.join", "race.leave",
+        "users.upsert", "users.delete", "runs.ingest", "missions.today", "missions.custom", "model.reload", "race.create", "race.join",
+        "race.leave",
         "race.watch", "race.position", "race.cancel",
     ]
 
@@ -28,8 +30,10 @@ public enum OperationCatalog {
         "users.get": ["user"], "users.export": ["user", "tracks"], "users.delete": ["user"], "badges.catalog": ["user"],
         "runs.ingest": ["user", "run_id", "points"], "runs.get": ["user", "run_id"],
         "history": ["user", "from", "to", "bucket"], "progress": ["user"], "goals.recommend": ["user"],
-        "missions.today": ["user", "date", "k", "refresh", "stretch"], "missions.score": ["user", "specs", "date"],
+        "missions.today": ["user", "date", "k", "refresh"], "missions.score": ["user", "specs", "date"],
         "missions.evaluate": ["spec", "points", "utc_offset_s"], "missions.progress": ["user", "date", "points"],
+        "missions.custom": ["user", "spec", "date"],
+        "missions.history": ["user", "from", "to", "kind", "status", "offset", "limit"],
         "race.create": ["user", "name", "distance_m", "start_time", "capacity", "public"],
         "race.list": ["min_distance_m", "max_distance_m", "from", "to"], "race.join": ["race_id", "user", "invite"],
         "race.leave": ["race_id", "participant_token"], "race.watch": ["race_id", "invite"],
@@ -78,13 +82,27 @@ public enum OperationCatalog {
             var p: [(String, RawJSON)] = [("user", .string(c.user)), ("date", day(0))]
             if g.bernoulli(0.3) { p.append(("k", .number(Double(g.int(in: 1...10))))) }
             if g.bernoulli(0.2) { p.append(("refresh", .raw("true"))) }
-            if g.bernoulli(0.3) { p.append(("stretch", .raw("true"))) }
             return p
         case "missions.score": return [("user", .string(c.user)), ("specs", .array(SpecFuzzer.examples)), ("date", day(0))]
         case "missions.evaluate":
             return [("spec", SpecFuzzer.example(PathologicalValues.pick(MissionKindNames.singleRun, &g))), ("points", c.points),
                     ("utc_offset_s", .number(Double(g.int(in: -50_400...50_400))))]
         case "missions.progress": return [("user", .string(c.user)), ("date", day(0)), ("points", c.points)]
+        case "missions.custom":
+            // A kind a run can complete; the day's cap and duplicates answer bad_request, as they should.
+            let kinds = MissionKind.allCases.filter { $0 != .raceFinish && $0 != .podium }
+            var p: [(String, RawJSON)] = [("user", .string(c.user)), ("spec", SpecFuzzer.example(PathologicalValues.pick(kinds, &g)))]
+            if g.bernoulli(0.3) { p.append(("date", day(g.int(in: 0...1)))) }
+            return p
+        case "missions.history":
+            var p: [(String, RawJSON)] = [("user", .string(c.user)), ("from", day(-g.int(in: 0...40))), ("to", day(g.int(in: 0...2)))]
+            if g.bernoulli(0.3) { p.append(("kind", .string(PathologicalValues.pick(MissionKind.allCases, &g).rawValue))) }
+            if g.bernoulli(0.3) {
+                p.append(("status", .string(PathologicalValues.pick(MissionStatus.allCases, &g).rawValue)))
+            }
+            if g.bernoulli(0.3) { p.append(("offset", .number(Double(g.int(in: 0...20))))) }
+            if g.bernoulli(0.3) { p.append(("limit", .number(Double(g.int(in: 1...200))))) }
+            return p
         case "race.create":
             return [("user", .string(c.user)), ("name", .string("fuzz race")), ("distance_m", .number(Double(g.int(in: 400...10_000)))),
                     ("start_time", .number((c.now + Double(g.int(in: 30...90))).rounded())),

@@ -114,7 +114,6 @@ extension RequestGenerator {
         case "missions.today":
             var p = [u] + date
             if g.bernoulli(0.3) { p.append(("k", .number(Double(g.int(in: 1...10))))) }
-            if g.bernoulli(0.3) { p.append(("stretch", .raw("true"))) }
             if g.bernoulli(0.1) { p.append(("refresh", .raw("true"))) }
             let expectation = date.isEmpty ? AnswerExpectation.ok : Self.todayExpectation(shifted, now: now)
             enqueue(line(op, p, family: family, expectation: expectation, user: user, barrier: barrier))

@@ -2,51 +2,16 @@ import RunusCore
 import Tracking
 
 extension MissionEvaluator {
-    /// Hills: climb with the metrics' elevation hysteresis (record 0103) on a height series that
-    /// only changes over moving segments: a drive or a lift up a hill, and drift while paused,
-    /// add nothing. Accepted from `ascentFraction` of the target (record 0211).
+    /// Hills: the run record's climb (`RunMetrics.elevationGain`: hysteresis of record 0103 over
+    /// the steps the record keeps, record 0153), so a drive or a lift up a hill adds nothing, and
+    /// the evidence says the figure the run answer shows. Accepted from `ascentFraction` of the
+    /// target (record 0211).
     static func checkHills(minAscent: Meters, run: MissionRun, tolerance: MissionTolerance, _ v: inout Verdict) {
-        let gain: Meters
-        if run.hasPositions {
-            let moving = run.metrics.profile.moving
-            var heights: [Meters] = []
-            heights.reserveCapacity(run.elevations.count)
-            var last: Meters?
-            for (i, h) in run.elevations.enumerated() {
-                guard let h, h.isFinite else { continue }
-                if let previous = last, let level = heights.last {
-                    heights.append(moving?[i] ?? true ? level + (h - previous) : level)
-                } else {
-                    heights.append(h)
-                }
-                last = h
-            }
-            gain = climb(heights, threshold: run.configuration.elevationThreshold)
-        } else {
-            gain = run.metrics.elevationGain
-        }
+        let gain = run.metrics.elevationGain
         let accepted = minAscent * tolerance.ascentFraction
         v.add(gain / accepted,
               "climbed \(Int(saturating: gain.rounded())) m of \(Int(saturating: minAscent.rounded())) m (\(Int(saturating: accepted.rounded())) m accepted for height error)",
               MissionEvidence(.total, value: gain, unit: "m", passed: gain >= accepted))
-    }
-
-    /// Total climb in metres with hysteresis `threshold` (the rule of record 0103): a turn
-    /// counts once the height has moved `threshold` from the reference; in a confirmed
-    /// direction every new extreme ratchets the reference.
-    static func climb(_ heights: [Meters], threshold: Meters) -> Meters {
-        guard var reference = heights.first else { return 0 }
-        var up: Bool?
-        var gain: Meters = 0
-        for h in heights.dropFirst() {
-            if h - reference >= threshold && threshold > 0 || (up == true && h > reference) || (threshold == 0 && h > reference) {
-                gain += h - reference; reference = h; up = true
-            } else if reference - h >= threshold && threshold > 0 || (up == false && h < reference)
-                        || (threshold == 0 && h < reference) {
-                reference = h; up = false
-            }
-        }
-        return gain
     }
 
     /// Loop: the geodesic between the first and last counted fixes (vehicle ends already cut).

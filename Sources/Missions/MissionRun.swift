@@ -1,8 +1,8 @@
 import RunusCore
 import Tracking
 
-/// A finished (or growing) run as the mission check sees it: the metrics, plus the positions,
-/// heights and heart rates of the same cleaned fixes the metrics' distance profile is built on
+/// A finished (or growing) run as the mission check sees it: the metrics, plus the positions
+/// of the same cleaned fixes the metrics' distance profile is built on
 /// (leading and trailing vehicle parts cut, record 0106). Vehicle parts in the middle stay as
 /// fixes, but the profile's distance is flat across them, so no distance-based check counts them.
 public struct MissionRun: Sendable {
@@ -11,9 +11,7 @@ public struct MissionRun: Sendable {
     /// empty when the run was given as metrics only.
     public let latitudes: [Double]
     public let longitudes: [Double]
-    /// Height in metres of each profile fix, nil where absent; empty without positions.
-    public let elevations: [Meters?]
-    /// The metrics configuration used (elevation hysteresis for the hills check).
+    /// The metrics configuration used.
     public let configuration: MetricsConfiguration
 
     /// Computes the metrics of `track` and keeps the positions of their fixes. O(n).
@@ -25,13 +23,13 @@ public struct MissionRun: Sendable {
     /// (e.g. with the runner's weight for calories, which does not change the profile). O(n).
     public init(track: Track, metrics: RunMetrics, configuration: MetricsConfiguration = .default) {
         let times = metrics.profile.times
-        var lats: [Double] = [], lons: [Double] = [], eles: [Meters?] = []
-        lats.reserveCapacity(times.count); lons.reserveCapacity(times.count); eles.reserveCapacity(times.count)
+        var lats: [Double] = [], lons: [Double] = []
+        lats.reserveCapacity(times.count); lons.reserveCapacity(times.count)
         // The profile's fixes are a contiguous run of the cleaned fixes: match them by time.
         var k = 0
         for p in track.cleaned(configuration: configuration).points where k < times.count {
             if p.time == times[k] {
-                lats.append(p.latitude); lons.append(p.longitude); eles.append(p.elevation)
+                lats.append(p.latitude); lons.append(p.longitude)
                 k += 1
             }
         }
@@ -39,17 +37,15 @@ public struct MissionRun: Sendable {
         self.metrics = metrics
         self.latitudes = lats
         self.longitudes = lons
-        self.elevations = eles
         self.configuration = configuration
     }
 
     /// A run known only by its metrics: kinds that need positions (loop, explorer) are not
-    /// applicable, hills uses the metrics' elevation gain.
+    /// applicable.
     public init(metrics: RunMetrics, configuration: MetricsConfiguration = .default) {
         self.metrics = metrics
         self.latitudes = []
         self.longitudes = []
-        self.elevations = []
         self.configuration = configuration
     }
 

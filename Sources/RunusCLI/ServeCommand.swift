@@ -43,7 +43,7 @@ enum ServeCommand: Command {
                help: "Memory all connections together may hold in buffers; beyond it new work gets 'unavailable' (1048576-1099511627776, at least 2 × --max-line-bytes)."),
         .value("line-deadline", "SECONDS", default: "30",
                help: "A request line must end this long after its first byte, else 'line_timeout' and close (0.01-86400)."),
-        .value("offload", "OPS", default: "runs.ingest,runs.get,model.reload,missions.evaluate,missions.progress,users.export,users.delete",
+        .value("offload", "OPS", default: "runs.ingest,runs.get,model.reload,missions.evaluate,missions.progress,missions.history,users.export,users.delete",
                help: "Comma-separated operations run on the worker pool (whatever can take milliseconds: record 0510)."),
         .value("reward-window-days", "DAYS", default: "7", help: "Runs that started longer ago complete no mission and earn no XP (1-365)."),
     ])

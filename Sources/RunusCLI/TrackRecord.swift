@@ -10,36 +10,41 @@ enum TrackRecord {
         func opt(_ v: Double?) -> JSONValue { v.map { .number($0) } ?? .null }
         func splits(_ s: [Split]) -> JSONValue {
             .array(s.map { .object(["index": .number(Double($0.index)), "distance_m": .number($0.distance),
-                                    "moving_s": .number($0.duration), "pace_s_per_km": .number($0.pace)]) })
+                                    "moving_s": .number($0.duration), "moving_pace_s_per_km": .number($0.pace)]) })
         }
         let t = a.deviceTotals
+        // Seconds from the first cleaned fix (where `parts` are timed from) to the record's start.
+        let lead = m.activityParts.first.map { m.startTime - $0.startTime } ?? 0
         return .object([
             "file": .string(path), "activity_index": .number(Double(index)), "format": .string(format.rawValue),
             "sport": a.sport.map { .string($0) } ?? .null, "points": .number(Double(a.track.points.count)),
             "records": .number(Double(a.recordCount)), "track_segments": .number(Double(a.segmentStarts.count)),
             "start_time": .number(m.startTime),
             "distance_m": .number(m.distance), "elapsed_s": .number(m.elapsed), "moving_s": .number(m.moving),
-            "avg_pace_s_per_km": opt(m.averagePace), "moving_pace_s_per_km": opt(m.movingPace),
+            "elapsed_pace_s_per_km": opt(m.averagePace), "moving_pace_s_per_km": opt(m.movingPace),
             "splits": splits(m.splits), "mile_splits": splits(m.mileSplits),
             "best_efforts": .array(m.bestEfforts().map { .object(["distance_m": .number($0.distance), "elapsed_s": .number($0.seconds)]) }),
-            "ascent_m": .number(m.elevationGain), "descent_m": .number(m.elevationLoss), "kcal": opt(m.calories),
+            "elevation_gain_m": .number(m.elevationGain), "elevation_loss_m": .number(m.elevationLoss),
+            "calories_kcal": opt(m.calories),
             "avg_hr": opt(m.averageHeartRate), "max_hr": opt(m.maxHeartRate),
             "avg_cadence_spm": opt(m.averageCadence), "max_cadence_spm": opt(m.maxCadence),
-            "segments": .array(parts.map { .object(["activity": .string($0.activity.description), "start_s": .number($0.start),
-                                                    "end_s": .number($0.end), "path_m": .number($0.path)]) }),
+            // Offsets from `start_time`, as runs.ingest's `excluded` (a cut leading part is negative).
+            "segments": .array(parts.map { .object(["activity": .string($0.activity.description),
+                                                    "start_offset_s": .number($0.start - lead),
+                                                    "end_offset_s": .number($0.end - lead), "path_m": .number($0.path)]) }),
             "device": .object([
                 "distance_m": opt(t.distance), "timer_s": opt(t.timerTime), "elapsed_s": opt(t.elapsedTime),
-                "moving_s": opt(t.movingTime), "ascent_m": opt(t.ascent), "descent_m": opt(t.descent),
-                "avg_hr": opt(t.averageHeartRate), "max_hr": opt(t.maximumHeartRate), "kcal": opt(t.calories),
+                "moving_s": opt(t.movingTime), "elevation_gain_m": opt(t.ascent), "elevation_loss_m": opt(t.descent),
+                "avg_hr": opt(t.averageHeartRate), "max_hr": opt(t.maximumHeartRate), "calories_kcal": opt(t.calories),
             ]),
         ])
     }
 }
 
-/// The people's table of `runus track`: one aligned line per activity.
+/// The people's table of `runus track`: one aligned line per activity (the pace is moving time per km).
 enum TrackTable {
     static let columns: [(title: String, width: Int)] = [
-        ("distance", 9), ("elapsed", 8), ("moving", 8), ("pace/km", 7), ("best 1 km", 9), ("best 5 km", 9),
+        ("distance", 9), ("elapsed", 8), ("moving", 8), ("moving pace", 11), ("best 1 km", 9), ("best 5 km", 9),
         ("ascent", 7), ("avg hr", 6), ("kcal", 6), ("left out", 8), ("device", 9),
     ]
     static var header: String {
@@ -54,7 +59,8 @@ enum TrackTable {
         cells.append(String(format: "%.2f km", m.distance / 1000))
         cells.append(clock(m.elapsed))
         cells.append(clock(m.moving))
-        cells.append(m.averagePace.map(clock) ?? "-")
+        // The moving pace, as every daemon answer gives it (record 0533).
+        cells.append(m.movingPace.map { clock($0) + "/km" } ?? "-")
         cells.append(efforts[1000].map(clock) ?? "-")
         cells.append(efforts[5000].map(clock) ?? "-")
         cells.append(String(format: "%.0f m", m.elevationGain))

@@ -78,10 +78,12 @@ public enum MissionStatus: String, Sendable, Codable, CaseIterable {
     case offered
     /// A run completed it.
     case completed
-    /// A run that tried it (the first run after the offer, on that day) did not complete it.
+    /// The runner ran that day and no run completed it (decided once the day is over, record 0534).
     case failed
-    /// The day passed without a run.
+    /// The day passed without a run (or, for rows written before record 0534, a refresh replaced it).
     case expired
+    /// A refresh replaced it with a new set before it was decided (record 0534).
+    case replaced
 }
 
 /// A mission offered to a runner on a local day, with what the model said about it and, once

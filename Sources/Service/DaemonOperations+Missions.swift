@@ -6,7 +6,7 @@ import Engine
 import Server
 
 /// `missions.evaluate`, `missions.progress` and `missions.score` (docs/protocol.md, records
-/// 0321–0323).
+/// 0321–0323, 0535).
 extension DaemonOperations {
     /// Most specs one `missions.score` request may carry.
     static let maximumScoredSpecs = 50
@@ -46,6 +46,8 @@ extension DaemonOperations {
         var entry: [String: JSONValue] = [
             "id": .string(a.id), "kind": .string(a.kind), "status": .string(a.status.rawValue),
             "xp": .number(Double(a.xp)), "source": .string(m.source.rawValue),
+            "stretch": .bool(a.role == .stretch), "custom": .bool(a.role == .custom),
+            "pace_needed": m.paceNeeded.map(Self.paceNeededJSON) ?? .null,
         ]
         guard let spec = m.spec else {
             entry["verdict"] = "not_applicable"; entry["progress"] = .number(0)
@@ -63,6 +65,13 @@ extension DaemonOperations {
             entry["evidence"] = []
         }
         return .object(entry)
+    }
+
+    /// {`remaining_m`, and `moving_pace_s_per_km` or `elapsed_pace_s_per_km` (null once the
+    /// target's time is used up)}: the key names the time the pace divides (record 0533).
+    static func paceNeededJSON(_ p: PaceNeeded) -> JSONValue {
+        let key = p.time == .moving ? "moving_pace_s_per_km" : "elapsed_pace_s_per_km"
+        return ["remaining_m": r1(p.remaining), key: p.pace.map(r1) ?? .null]
     }
 
     /// Candidate specs scored for a runner by the served model (record 0322).

@@ -75,11 +75,12 @@ extension DaemonOperations {
         let goals = try WireErrors.engine("goals.recommend") { try GoalService(store: store).recommend(user: user, now: clock.now()) }
         return [
             "user": .string(user),
-            "suggested_run": ["distance_m": .number(goals.distance), "duration_s": .number(goals.duration),
-                              "pace_s_per_km": .number(goals.pace)],
+            // A run to do (moving time) and race finish times (elapsed), named as record 0533 says.
+            "suggested_run": ["distance_m": .number(goals.distance), "moving_s": .number(goals.duration),
+                              "moving_pace_s_per_km": .number(goals.pace)],
             "race_predictions": .array(goals.predictions.map {
-                ["name": .string($0.name), "distance_m": .number($0.distance), "time_s": .number($0.time),
-                 "pace_s_per_km": .number(($0.time / ($0.distance / 1000) * 10).rounded() / 10)]
+                ["name": .string($0.name), "distance_m": .number($0.distance), "finish_time_s": .number($0.time),
+                 "elapsed_pace_s_per_km": .number(($0.time / ($0.distance / 1000) * 10).rounded() / 10)]
             }),
         ]
     }

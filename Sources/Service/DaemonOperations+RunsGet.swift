@@ -24,14 +24,9 @@ extension DaemonOperations {
                 "calories_kcal": run.calories.map { r($0, 1) } ?? .null,
                 "source": .string(run.source),
                 "has_track": .bool(run.track != nil),
-                "splits": stored.splits.map { splits in .array(splits.map(Self.splitJSON)) } ?? .null,
+                "splits": stored.splits.map { splits in .array(splits.map(RunJSON.split)) } ?? .null,
+                "excluded": stored.excluded.map { RunJSON.excluded($0, runStart: run.startTime) } ?? .null,
             ],
         ]
-    }
-
-    /// A split as `runs.ingest` and `runs.get` answer it.
-    static func splitJSON(_ s: Split) -> JSONValue {
-        func r(_ x: Double) -> JSONValue { .number((x * 10).rounded() / 10) }
-        return ["index": .number(Double(s.index)), "distance_m": r(s.distance), "duration_s": r(s.duration), "pace_s_per_km": r(s.pace)]
     }
 }

@@ -13,7 +13,6 @@ extension DaemonOperations {
         /// Daily missions wanted, in `missionCountRange`.
         let count: Int
         let refresh: Bool
-        let stretch: Bool
 
         init(_ request: Request) throws {
             user = try request.string("user")
@@ -28,7 +27,6 @@ extension DaemonOperations {
             }
             self.count = count
             refresh = try request.optionalBool("refresh") ?? false
-            stretch = try request.optionalBool("stretch") ?? false
         }
     }
 
@@ -54,8 +52,7 @@ extension DaemonOperations {
             return EncodedJSON(try todayAnswer(parameters, moment))
         }
         let key = MissionsTodayCache.Key.answer(day: parameters.day ?? moment.day, utcOffset: moment.utcOffset,
-                                                count: parameters.count, stretch: parameters.stretch,
-                                                modelVersion: missions.modelVersion)
+                                                count: parameters.count, modelVersion: missions.modelVersion)
         let (value, ticket) = todayCache.entries.lookup(parameters.user, key)
         if case .answer(let answer)? = value { return answer }
         let answer = EncodedJSON(try todayAnswer(parameters, moment))
@@ -64,27 +61,31 @@ extension DaemonOperations {
     }
 
     func todayAnswer(_ parameters: TodayParameters, _ moment: RunnerMoment) throws -> JSONValue {
-        var answer = try WireErrors.engine("missions.today") {
+        // Every mission of the day, the stretch one and the runner's own flagged (record 0536).
+        let answer = try WireErrors.engine("missions.today") {
             try missions.today(moment, day: parameters.day, count: parameters.count, refresh: parameters.refresh)
         }
-        if !parameters.stretch { answer.missions.removeAll { $0.isStretch } }
         return [
             "user": .string(parameters.user),
             "day": .string(answer.day.description),
             "model_version": .string(missions.modelVersion),
-            "missions": .array(answer.missions.map { m in
-                [
-                    "id": .string(m.assignmentID),
-                    "kind": .string(m.spec.kind.rawValue),
-                    "title": .string(m.title),
-                    "spec": m.spec.json,
-                    "p_complete": .number((m.pComplete * 10_000).rounded() / 10_000),
-                    "xp": .number(Double(m.xp)),
-                    "why": .string(m.why),
-                    "status": .string(m.status.rawValue),
-                    "stretch": .bool(m.isStretch),
-                ]
-            }),
+            "missions": .array(answer.missions.map(Self.todayMissionJSON)),
+        ]
+    }
+
+    /// A mission of the day as `missions.today` and `missions.custom` answer it.
+    static func todayMissionJSON(_ m: TodayMission) -> JSONValue {
+        [
+            "id": .string(m.assignmentID),
+            "kind": .string(m.spec.kind.rawValue),
+            "title": .string(m.title),
+            "spec": m.spec.json,
+            "p_complete": m.pComplete.map { .number(($0 * 10_000).rounded() / 10_000) } ?? .null,
+            "xp": .number(Double(m.xp)),
+            "why": .string(m.why),
+            "status": .string(m.status.rawValue),
+            "stretch": .bool(m.isStretch),
+            "custom": .bool(m.isCustom),
         ]
     }
 

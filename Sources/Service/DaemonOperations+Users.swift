@@ -75,7 +75,7 @@ extension DaemonOperations {
             "missions": .array(data.assignments.map { a in
                 ["id": .string(a.id), "day": .string(a.day.description), "kind": .string(a.kind),
                  "spec": (try? JSONParser.parse(a.specJSON)) ?? .null, "model_version": .string(a.modelVersion),
-                 "p_complete": .number(a.pComplete), "xp": .number(Double(a.xp)), "status": .string(a.status.rawValue),
+                 "p_complete": a.shownPComplete.map { .number($0) } ?? .null, "xp": .number(Double(a.xp)), "status": .string(a.status.rawValue),
                  "run_id": a.runID.map { .string($0) } ?? .null, "progress": a.progress.map { .number($0) } ?? .null,
                  "offered_at": .number(a.offeredAt)]
             }),

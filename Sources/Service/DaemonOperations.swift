@@ -7,7 +7,7 @@ import Server
 /// The daemon's operations: wire parameters in, one Engine call, wire results out (each
 /// handler is parse → call → encode, as Redis's commands are). Specs and examples of every
 /// operation are in docs/protocol.md; one file per resource: `+Users`, `+Runs`, `+Missions`,
-/// `+Today`, and `RaceOperations` for the races. Errors go through `WireErrors`.
+/// `+MissionsCustom`, `+MissionsHistory`, `+Today`, and `RaceOperations` for the races. Errors go through `WireErrors`.
 struct DaemonOperations: Sendable {
     let missions: MissionService
     let artifact: AnyModelArtifact
@@ -55,6 +55,8 @@ struct DaemonOperations: Sendable {
         router.register("missions.evaluate") { request in try missionsEvaluate(request) }
         router.register("missions.progress") { request in try missionsProgress(request) }
         router.register("missions.score") { request in try missionsScore(request) }
+        router.register("missions.custom") { request in try invalidatingToday(request, missionsCustom) }
+        router.register("missions.history") { request in try missionsHistory(request) }
     }
 
     func health() -> JSONValue {

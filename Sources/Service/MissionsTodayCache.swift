@@ -21,8 +21,8 @@ final class MissionsTodayCache: RunnerStateCache, Sendable {
         case profile
         /// State as of this instant, Unix seconds.
         case state(asOf: EpochSeconds)
-        /// `utcOffset` in seconds; `count` missions; whether the stretch one is asked for.
-        case answer(day: CivilDate, utcOffset: Int, count: Int, stretch: Bool, modelVersion: String)
+        /// `utcOffset` in seconds; `count` missions.
+        case answer(day: CivilDate, utcOffset: Int, count: Int, modelVersion: String)
     }
 
     enum Value: Sendable {

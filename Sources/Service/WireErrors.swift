@@ -41,6 +41,12 @@ enum WireErrors {
             return .badRequest(message, field: "points")
         case IngestError.runIDTaken:
             return .badRequest(message, field: "run_id")
+        case CustomMissionError.raceKind, CustomMissionError.duplicate:
+            return .badRequest(message, field: "spec")
+        case CustomMissionError.dayOutOfRange:
+            return .badRequest(message, field: "date")
+        case CustomMissionError.tooMany:
+            return .badRequest(message)
         case ProfileError.timeZoneRequired:
             return .badRequest(message, field: "time_zone")
         case let error as RaceServiceError:

@@ -2,7 +2,7 @@ import RunusCore
 
 /// Summary of one run, computed from a raw track: cleaning (record 0101), stationary jitter
 /// (0150), auto-pause with hysteresis on a smoothed speed (0102, 0151), elevation with
-/// hysteresis (0103), calories (0104).
+/// hysteresis over the kept steps (0103, 0153), calories (0104).
 ///
 /// Two questions are kept apart (record 0151): *is this distance real?* — every cleaned step
 /// counts, less the jitter of a runner standing still (`JitterFilter`) — and *is the runner
@@ -20,9 +20,10 @@ public struct RunMetrics: Sendable {
     public let elapsed: Seconds
     /// Time spent moving (auto-pause excluded) in seconds, in [0, elapsed].
     public let moving: Seconds
-    /// Total climb in metres, ≥ 0 (0 without elevation data).
+    /// Total climb in metres over the kept steps (vehicle parts add nothing, record 0153), ≥ 0
+    /// (0 without elevation data).
     public let elevationGain: Meters
-    /// Total descent in metres, ≥ 0 (0 without elevation data).
+    /// Total descent in metres over the kept steps, ≥ 0 (0 without elevation data).
     public let elevationLoss: Meters
     /// Elapsed time per km in s/km; nil when distance is 0.
     public let averagePace: SecondsPerKm?
@@ -84,6 +85,7 @@ public struct RunMetrics: Sendable {
         var cumulative: Meters = 0, movingTime: Seconds = 0
         var hrWeighted = 0.0, hrSeconds = 0.0, cadenceWeighted = 0.0, cadenceSeconds = 0.0
         var maxHR: Double? = nil, maxCad: Double? = nil
+        var elevation = KeptElevation(threshold: configuration.elevationThreshold)
         for (i, p) in points.enumerated() {
             let isMoving = i > 0 && movingStates[i] && !vehicle[i]
             if i > 0 {
@@ -100,6 +102,7 @@ public struct RunMetrics: Sendable {
             }
             if let h = p.heartRate { maxHR = max(maxHR ?? h, h) }
             if let c = p.cadence { maxCad = max(maxCad ?? c, c) }
+            elevation.add(p.elevation, kept: !vehicle[i])
             times.append(p.time)
             distances.append(cumulative)
             movingFlags.append(isMoving)
@@ -115,8 +118,8 @@ public struct RunMetrics: Sendable {
         movingPace = Pace.secondsPerKm(distance: cumulative, duration: movingTime)
         splits = RunMetrics.splits(profile: profile, length: configuration.splitLength)
         mileSplits = RunMetrics.splits(profile: profile, length: RunMetrics.mile)
-        (elevationGain, elevationLoss) = RunMetrics.elevationChange(
-            points.compactMap(\.elevation), threshold: configuration.elevationThreshold)
+        elevationGain = elevation.gain
+        elevationLoss = elevation.loss
         if let weightKg {
             precondition(weightKg > 0, "RunMetrics: weightKg must be positive, got \(weightKg)")
             calories = configuration.runningCostKcalPerKgKm * weightKg * cumulative / 1000
@@ -168,24 +171,14 @@ public struct RunMetrics: Sendable {
         }
     }
 
-    /// Gain and loss in metres with hysteresis `threshold` (record 0103): a turn counts only once
-    /// the height has moved `threshold` from the reference; in a confirmed direction every new
-    /// extreme ratchets the reference, so noise smaller than the threshold adds nothing.
+    /// Gain and loss in metres of a plain height series with hysteresis `threshold` (record
+    /// 0103; `ElevationHysteresis`): a turn counts only once the height has moved `threshold`
+    /// from the reference; in a confirmed direction every new extreme ratchets the reference, so
+    /// noise smaller than the threshold adds nothing. The record's own figures also leave out the
+    /// vehicle steps (`KeptElevation`).
     static func elevationChange(_ heights: [Meters], threshold: Meters) -> (gain: Meters, loss: Meters) {
-        let heights = heights.filter(\.isFinite)
-        guard var reference = heights.first else { return (0, 0) }
-        enum Direction { case unknown, up, down }
-        var direction = Direction.unknown
-        var gain: Meters = 0, loss: Meters = 0
-        for h in heights.dropFirst() {
-            if h - reference >= threshold && threshold > 0 || (direction == .up && h > reference)
-                || (threshold == 0 && h > reference) {
-                gain += h - reference; reference = h; direction = .up
-            } else if reference - h >= threshold && threshold > 0 || (direction == .down && h < reference)
-                || (threshold == 0 && h < reference) {
-                loss += reference - h; reference = h; direction = .down
-            }
-        }
-        return (gain, loss)
+        var hysteresis = ElevationHysteresis(threshold: threshold)
+        for h in heights { hysteresis.add(h) }
+        return (hysteresis.gain, hysteresis.loss)
     }
 }

@@ -44,7 +44,7 @@ struct StarterMissionsTests {
         let profile = try #require(try store.user(id: "new"))
         #expect(first.missions.map(\.spec) == Array(StarterMissions.specs(profile, year: 2026).prefix(3)))
         #expect(first.missions.allSatisfy { $0.why.contains("new to running") && $0.why.contains("age 56") && !$0.isStretch })
-        #expect(first.missions.allSatisfy { (0...1).contains($0.pComplete) && $0.xp > 0 })
+        #expect(first.missions.allSatisfy { (0...1).contains($0.pComplete ?? -1) && $0.xp > 0 })
         let again = try service.today(user: "new", day: day, count: 3, now: morning + 10)
         #expect(again.missions == first.missions)
     }

@@ -93,6 +93,25 @@ struct MissionServiceTests {
         #expect(store.assignmentCount == stored)
     }
 
+    @Test("asking for more missions later the same day adds only the missing ones: one open set, never two")
+    func largerCount() throws {
+        let store = InMemoryStore()
+        try store.upsertUser(UserProfile(id: "ana"))
+        for run in history(user: "ana", runs: 15, distance: 6000, pace: 360, end: day.startInstant(utcOffset: 0)) {
+            try store.insertRun(run)
+        }
+        let service = MissionService(store: store, scorer: SyntheticScorer())
+        let first = try service.today(user: "ana", day: day, count: 3, now: morning())
+        let more = try service.today(user: "ana", day: day, count: 5, now: morning() + 10)
+        #expect(more.missions.filter { !$0.isStretch }.count == 5)
+        #expect(Set(first.missions.map(\.assignmentID)).isSubset(of: more.missions.map(\.assignmentID)), "the first offers stay")
+        #expect(Set(more.missions.map(\.spec)).count == more.missions.count, "no mission twice")
+        #expect(more.missions.filter(\.isStretch).count <= 1)
+        let open = try store.assignments(user: "ana", day: day).filter { $0.status == .offered }
+        #expect(open.count == more.missions.count, "every open offer is in the answer")
+        #expect(Set(open.map(\.id)).count == open.count)
+    }
+
     @Test("a refresh replaces the open missions with ones not offered before that day; the replaced ones expire")
     func refresh() throws {
         let store = InMemoryStore()
@@ -105,8 +124,10 @@ struct MissionServiceTests {
         let refreshed = try service.today(user: "ana", day: day, count: 3, now: morning() + 10, refresh: true)
         #expect(refreshed.missions.filter { !$0.isStretch }.count == 3)
         #expect(Set(first.missions.map(\.spec)).isDisjoint(with: refreshed.missions.map(\.spec)))
-        let expired = try store.assignments(user: "ana", day: day).filter { $0.status == .expired }
-        #expect(expired.count == first.missions.count)
+        // Replaced, not expired: the day is not over (record 0534).
+        let replaced = try store.assignments(user: "ana", day: day).filter { $0.status == .replaced }
+        #expect(replaced.count == first.missions.count)
+        #expect(try store.assignments(user: "ana", day: day).allSatisfy { $0.status != .expired })
         // Asking again without refresh returns the refreshed set.
         #expect(try service.today(user: "ana", day: day, count: 3, now: morning() + 20).missions == refreshed.missions)
         // A second refresh brings neither earlier set back (it used to alternate A, B, A).

@@ -103,6 +103,8 @@ struct SingleRunKindTests {
         let e = check(spec, withDrive)
         #expect(e.status == .failed)
         #expect(abs(e.details.first!.value - 80) < 1)
+        // The check reads the run record's climb (record 0153): the figure runs.ingest answers.
+        #expect(e.details.first?.value == SyntheticRun.run(withDrive).metrics.elevationGain)
     }
 
     @Test("loop: finishing 95 m from the start passes a 100 m limit, 106 m fails")

@@ -76,10 +76,10 @@ struct DaemonTrustTests {
         let daemon = try ProductionDaemon()
         defer { daemon.stop() }
         let client = try daemon.client()
-        let before = try #require(try client.call(["op": "missions.today", "user": "runner-0001", "stretch": true])["result"])
+        let before = try #require(try client.call(["op": "missions.today", "user": "runner-0001"])["result"])
         try ModelFiles.write(artifact: try ProductionDaemon.artifact(version: "test-2"), card: "", to: daemon.dir.file("model"))
         #expect(try client.call(["op": "model.reload"])["result"]?["model_version"] == "test-2")
-        let after = try #require(try client.call(["op": "missions.today", "user": "runner-0001", "stretch": true])["result"])
+        let after = try #require(try client.call(["op": "missions.today", "user": "runner-0001"])["result"])
         #expect(after["model_version"] == "test-2")
         #expect(after["missions"] == before["missions"], "the same missions, ids, probabilities and XP after the reload")
         let offers = try daemon.store.assignments(user: "runner-0001", day: try #require(CivilDate(iso: "2027-01-15")))

@@ -158,7 +158,7 @@ struct PathologicalRunTests {
         ]
         let u = JSONValue.string(user)
         let requests: [JSONValue] = [
-            ["op": "missions.today", "user": u], ["op": "missions.today", "user": u, "stretch": true],
+            ["op": "missions.today", "user": u], ["op": "missions.today", "user": u, "k": 5],
             ["op": "missions.today", "user": u, "refresh": true], ["op": "missions.today", "user": u, "date": "2027-01-16"],
             ["op": "missions.score", "user": u, "specs": specs], ["op": "missions.progress", "user": u],
             ["op": "missions.progress", "user": u, "points": line(start: now - 600, count: 300, step: 2, speed: 3)],
@@ -167,6 +167,8 @@ struct PathologicalRunTests {
             ["op": "history", "user": u, "from": "2027-01-01", "to": "2027-01-31"],
             ["op": "runs.ingest", "user": u, "run_id": "after", "points": line(start: now - 1800, count: 1200, step: 1, speed: 3.1)],
             ["op": "missions.today", "user": u], ["op": "progress", "user": u],
+            ["op": "missions.custom", "user": u, "spec": ["kind": "pace", "max_pace_s_per_km": 300, "min_distance_m": 5000]],
+            ["op": "missions.progress", "user": u], ["op": "missions.history", "user": u, "from": "2026-01-01", "to": "2027-01-31"],
         ]
         for request in requests {
             try client.send(request)

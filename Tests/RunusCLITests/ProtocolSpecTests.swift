@@ -35,7 +35,9 @@ final class ProductionDaemon: @unchecked Sendable {
                                  training: .init(fingerprint: "test", rows: 400, seed: 5, l2: 1, iterations: 1, converged: true))
     }
 
-    init(_ name: String = #function, configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+    /// - Parameter clock: the daemon's clock (default 2027-01-15 17:00 in Seoul, fixed).
+    init(_ name: String = #function, clock: any Clock = FixedClock(1_800_000_000),
+         configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         dir = TemporaryDirectory(name)
         let storeLog = self.storeLog
         store = try SQLiteStore(path: dir.file("d.sqlite"), log: { storeLog.append($0) })
@@ -51,7 +53,7 @@ final class ProductionDaemon: @unchecked Sendable {
         let modelDirectory = dir.file("model")
         var wiring = DaemonConfiguration(server: configuration, store: store,
                                          loadModel: { try ModelFiles.readAny(from: modelDirectory) })
-        wiring.clock = FixedClock(1_800_000_000)
+        wiring.clock = clock
         wiring.log = { _ in }
         wiring.runsRaceClock = false  // tests tick the rooms themselves
         daemon = try Daemon(wiring)

@@ -53,11 +53,13 @@ struct TrackCommandTests {
         #expect(abs(distance - 8400) < Self.distanceTolerance, "distance \(distance)")
         #expect(record["elapsed_s"]?.doubleValue == 2100)
         #expect(abs((record["moving_s"]?.doubleValue ?? 0) - 2100) <= 1)
-        #expect(abs((record["avg_pace_s_per_km"]?.doubleValue ?? 0) - 250) < 0.5)
+        #expect(abs((record["elapsed_pace_s_per_km"]?.doubleValue ?? 0) - 250) < 0.5)
+        #expect(abs((record["moving_pace_s_per_km"]?.doubleValue ?? 0) - 250) < 0.5)
         let splits = try #require(record["splits"]?.arrayValue)
         #expect(splits.count == 9)
         #expect(splits.first?["distance_m"]?.doubleValue == 1000)
         #expect(abs((splits.first?["moving_s"]?.doubleValue ?? 0) - 250) < 1)
+        #expect(abs((splits.first?["moving_pace_s_per_km"]?.doubleValue ?? 0) - 250) < 1)
         let miles = try #require(record["mile_splits"]?.arrayValue)
         #expect(miles.count == 6)
         #expect(miles.first?["distance_m"]?.doubleValue == RunMetrics.mile)
@@ -67,8 +69,8 @@ struct TrackCommandTests {
             let d = e["distance_m"]!.doubleValue!, t = e["elapsed_s"]!.doubleValue!
             #expect(abs(t - d / 4) < 1, "best \(d) m in \(t) s")
         }
-        #expect(record["ascent_m"]?.doubleValue == 0)
-        #expect(abs((record["kcal"]?.doubleValue ?? 0) - MetricsConfiguration.default.runningCostKcalPerKgKm * 70 * distance / 1000) < 1e-6)
+        #expect(record["elevation_gain_m"]?.doubleValue == 0 && record["elevation_loss_m"]?.doubleValue == 0)
+        #expect(abs((record["calories_kcal"]?.doubleValue ?? 0) - MetricsConfiguration.default.runningCostKcalPerKgKm * 70 * distance / 1000) < 1e-6)
         #expect(record["max_hr"]?.doubleValue == Double(Self.heartRate(2100)))
         // Time-weighted mean of each second's two ends (RunMetrics.averageHeartRate).
         let expectedHR = (1...2100).map { Double(Self.heartRate($0 - 1) + Self.heartRate($0)) / 2 }.reduce(0, +) / 2100
@@ -78,7 +80,7 @@ struct TrackCommandTests {
         #expect(record["max_cadence_spm"]?.doubleValue == 170)
         let segments = try #require(record["segments"]?.arrayValue)
         #expect(segments.compactMap { $0["activity"]?.stringValue } == ["run"], "\(segments)")
-        #expect(segments.first?["end_s"]?.doubleValue == 2100)
+        #expect(segments.first?["start_offset_s"]?.doubleValue == 0 && segments.first?["end_offset_s"]?.doubleValue == 2100)
     }
 
     @Test("a drive between two runs shows as a vehicle segment and is left out of the distance")
@@ -103,6 +105,9 @@ struct TrackCommandTests {
         let path = try #require(vehicle.first?["path_m"]?.doubleValue)
         // The drive's 4,500 m, give or take a window half-width (5 s) of driving at each end.
         #expect(abs(path - 4500) <= 2 * 5 * 15 + 1, "vehicle path \(path)")
+        // Timed from the record's start (the first fix here): the drive is 600 s to 900 s in.
+        let from = try #require(vehicle.first?["start_offset_s"]?.doubleValue), to = try #require(vehicle.first?["end_offset_s"]?.doubleValue)
+        #expect(abs(from - 600) <= 5 && abs(to - 900) <= 5, "vehicle \(from)…\(to) s")
         let distance = try #require(record["distance_m"]?.doubleValue)
         #expect(abs(distance - 3600) <= 2 * 5 * 15 + Self.distanceTolerance, "distance \(distance)")
     }
@@ -118,7 +123,9 @@ struct TrackCommandTests {
         #expect(r.code == .failure)
         let lines = r.out.split(separator: "\n")
         #expect(lines.count == 3, "\(r.out)")
-        #expect(lines[0].contains("distance") && lines[0].contains("pace/km"))
+        #expect(lines[0].contains("distance") && lines[0].contains("moving pace"))
+        // 1.80 km in 600 s: the moving pace, 5:33/km (the daemon's pace, record 0533).
+        #expect(lines[1].contains("5:33/km"), "\(lines[1])")
         #expect(lines[1].contains("1.80 km") && lines[1].hasSuffix("a.csv"), "\(lines[1])")
         #expect(lines[2].contains("0.90 km") && lines[2].hasSuffix("b.csv"), "\(lines[2])")
         #expect(r.err.contains(dir.file("c.csv")), "\(r.err)")

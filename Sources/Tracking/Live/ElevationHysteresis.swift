@@ -4,9 +4,8 @@ import RunusCore
 /// only once the height has moved `threshold` metres from the reference; in a confirmed
 /// direction every new extreme ratchets the reference, so that noise smaller than the threshold
 /// adds nothing. Non-finite or missing heights are skipped. Keeps the reference height, the
-/// confirmed direction and the two sums, for `LiveTotals`. It mirrors
-/// `RunMetrics.elevationChange`, which batch still runs on its own (the live-vs-batch tests keep
-/// the two equal; batch could call this instead).
+/// confirmed direction and the two sums. `KeptElevation` feeds it the heights of the kept
+/// steps, for the batch record and the live tracker alike (record 0153).
 public struct ElevationHysteresis: Sendable, Equatable {
     private enum Direction: Sendable { case unknown, up, down }
     /// Noise threshold in metres, ≥ 0.

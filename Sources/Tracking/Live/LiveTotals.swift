@@ -38,7 +38,8 @@ struct LiveTotals: Sendable {
     /// (spm·s) and its seconds (record 0115); highest heart rate and cadence of the run's fixes.
     var cadenceWeighted = 0.0, cadenceSeconds = 0.0
     var maxHeartRate: Double?, maxCadence: Double?
-    var elevation: ElevationHysteresis
+    /// Gain and loss over the kept steps (record 0153).
+    var elevation: KeptElevation
     var splits: LiveSplits
     /// Per-mile splits (`RunMetrics.mileSplits`); their finished splits are kept in it (a few
     /// dozen at most), not in the storage.
@@ -71,13 +72,13 @@ struct LiveTotals: Sendable {
         jitter = LiveJitterSpread(first: p, radius: configuration.jitterRadius,
                                   spreadLimit: 2 * configuration.pauseWindowHalfWidth)
         pause.append(p)
-        elevation = ElevationHysteresis(threshold: configuration.elevationThreshold)
+        elevation = KeptElevation(threshold: configuration.elevationThreshold)
         splits = LiveSplits(length: configuration.splitLength)
         mileSplits = LiveSplits(length: RunMetrics.mile, keepsFinished: true)
         efforts = effortDistances.map(LiveBestEffort.init(length:))
         if let h = p.heartRate { hrSum += h; hrCount += 1 }
         noteMaxima(p)
-        elevation.add(p.elevation)
+        elevation.add(p.elevation, kept: false)
         storage.append(time: p.time, distance: 0, moving: false)
         profileCount = 1
         advanceEfforts(storage)
@@ -140,7 +141,7 @@ struct LiveTotals: Sendable {
             cadenceWeighted += (c0 + c1) / 2 * dt; cadenceSeconds += dt
         }
         noteMaxima(p)
-        elevation.add(p.elevation)
+        elevation.add(p.elevation, kept: !vehicle)
         storage.append(time: p.time, distance: distance, moving: isMoving)
         profileCount += 1
         splits.add(from: d0, to: distance, seconds: dt, moving: isMoving, storage: &storage)

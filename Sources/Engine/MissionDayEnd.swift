@@ -1,0 +1,24 @@
+import RunusCore
+
+/// What becomes of a mission nobody completed once its day is over (record 0534): `failed` when
+/// the runner ran that local day (a run that is evidence of running, record 0230), `expired`
+/// when not. `runs.ingest` writes it for the days before a run's day (`RunIngestion.closeDays`);
+/// until a later run arrives, `missions.history` shows the same status computed on read for
+/// every day before the runner's today, so a "my missions" screen never shows yesterday's
+/// missions as still open.
+public enum MissionDayEnd {
+    /// The status of a mission left open at the end of its day.
+    public static func status(ranThatDay: Bool) -> MissionStatus { ranThatDay ? .failed : .expired }
+
+    /// The local days (in `user`'s zone at each run's start) of `runs` that are evidence of running.
+    public static func runDays(_ runs: [RunRecord], user: UserProfile, resolver: any UTCOffsetResolver) -> Set<CivilDate> {
+        Set(runs.filter(\.isEvidence).map { user.localDay(at: $0.startTime, resolver: resolver) })
+    }
+
+    /// The status `a` shows when the runner's local day is `today`: the stored one, or, for a
+    /// mission still `offered` on a day before `today`, its day-end status.
+    public static func shownStatus(_ a: MissionAssignment, today: CivilDate, runDays: Set<CivilDate>) -> MissionStatus {
+        guard a.status == .offered, a.day < today else { return a.status }
+        return status(ranThatDay: runDays.contains(a.day))
+    }
+}
