@@ -11,12 +11,13 @@ extension FITDecoder {
         10: "training", 11: "walking", 13: "e_biking", 15: "rowing", 17: "hiking", 21: "motorcycling",
     ]
 
-    /// The fixes of all records with a position, and the number of records.
-    func fixes() -> [(time: Double, point: TrackPoint?)] {
+    /// Every record: its time, its fix when it has a position, and its device distance reading
+    /// (field 5, `distance`, 1/100 m; record 0116) when it has one, with or without a position.
+    func fixes() -> [(time: Double, point: TrackPoint?, sample: DistanceSample?)] {
         records.map { r in
             let time = r.time.map { Double($0) + FITReader.epochOffset } ?? .nan
             var lat: Double? = nil, lon: Double? = nil, alt: Double? = nil, enhancedAlt: Double? = nil
-            var hr: Double? = nil, cad: Double? = nil, fraction: Double? = nil
+            var hr: Double? = nil, cad: Double? = nil, fraction: Double? = nil, distance: Double? = nil
             for (n, v) in r.values {
                 switch n {
                 case 0: lat = v * Self.degreesPerSemicircle
@@ -25,14 +26,16 @@ extension FITDecoder {
                 case 78: enhancedAlt = v / 5 - 500
                 case 3: hr = v
                 case 4: cad = v
+                case 5: distance = v / 100
                 case 53: fraction = v / 128
                 default: break
                 }
             }
-            guard let lat, let lon, (-90...90).contains(lat) else { return (time, nil) }
             if let f = fraction, let c = cad { cad = c + f }
+            let sample = distance.flatMap { d in time.isFinite ? DistanceSample(time: time, distance: d, heartRate: hr, cadence: cad) : nil }
+            guard let lat, let lon, (-90...90).contains(lat) else { return (time, nil, sample) }
             return (time, TrackPoint(time: time, latitude: lat, longitude: lon, elevation: enhancedAlt ?? alt,
-                                     heartRate: hr, cadence: cad))
+                                     heartRate: hr, cadence: cad), sample)
         }
     }
 
@@ -63,7 +66,7 @@ extension FITDecoder {
         if sessions.isEmpty {
             guard !records.isEmpty else { return [] }
             let points = all.compactMap(\.point)
-            return [Activity(track: Track(points: points), segmentStarts: points.isEmpty ? [] : [0],
+            return [Activity(track: Track(points: points, deviceDistances: all.compactMap(\.sample)), segmentStarts: points.isEmpty ? [] : [0],
                              recordCount: all.count, laps: laps.map { Self.totals($0, isLap: true) })]
         }
         let sessionTotals = sessions.map { Self.totals($0, isLap: false) }
@@ -78,7 +81,8 @@ extension FITDecoder {
                 single || lap.startTime.map(inside) ?? false
             }
             let sport = sessions[k].value(5).flatMap { Self.sportNames[Int($0)] ?? "sport_\(Int($0))" }
-            return Activity(sport: sport, track: Track(points: points), segmentStarts: points.isEmpty ? [] : [0],
+            return Activity(sport: sport, track: Track(points: points, deviceDistances: mine.compactMap(\.sample)),
+                            segmentStarts: points.isEmpty ? [] : [0],
                             recordCount: mine.count, deviceTotals: totals, laps: myLaps)
         }
     }
