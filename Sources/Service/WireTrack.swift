@@ -12,15 +12,17 @@ enum WireTrack {
     /// Most points one request may carry (a 24-hour run at 1 Hz).
     static let maximumPoints = 86_400
 
-    static func track(from value: JSONValue?, op: String) throws -> Track {
-        try recording(from: value, op: op).track
+    /// The track of `points`; `allowReadings` false (race positions, which measure fixes only)
+    /// accepts no seventh value, so no point without a position.
+    static func track(from value: JSONValue?, op: String, allowReadings: Bool = true) throws -> Track {
+        try recording(from: value, op: op, allowReadings: allowReadings).track
     }
 
     /// The fixes and the device's readings of `points`, and the time of every point in the
     /// order sent (for the engine's order, gap and clock checks, whose refusals index `points`).
     /// A device distance below an earlier one by more than `DeviceDistance.decreaseTolerance`
     /// is refused here, naming the point.
-    static func recording(from value: JSONValue?, op: String) throws -> (track: Track, recordTimes: [EpochSeconds]) {
+    static func recording(from value: JSONValue?, op: String, allowReadings: Bool = true) throws -> (track: Track, recordTimes: [EpochSeconds]) {
         guard let value else { throw RequestError.badRequest("\(op): parameter 'points' is missing, expected an array of [t, lat, lon, …] (or a 'summary')", field: "points") }
         guard let array = value.arrayValue else {
             throw RequestError.badRequest("\(op): parameter 'points' is \(value.typeName), expected an array of [t, lat, lon, …]", field: "points")
@@ -32,8 +34,8 @@ enum WireTrack {
         points.reserveCapacity(array.count)
         times.reserveCapacity(array.count)
         for (i, element) in array.enumerated() {
-            guard let fields = element.arrayValue, (3...7).contains(fields.count) else {
-                throw RequestError.badRequest("\(op): points[\(i)] is \(JSONWriter.string(element).prefix(60)), expected [t, lat, lon] with up to 4 more numbers", field: "points", index: i)
+            guard let fields = element.arrayValue, (3...(allowReadings ? 7 : 6)).contains(fields.count) else {
+                throw RequestError.badRequest("\(op): points[\(i)] is \(JSONWriter.string(element).prefix(60)), expected [t, lat, lon] with up to \(allowReadings ? 4 : 3) more numbers", field: "points", index: i)
             }
             func number(_ k: Int, _ name: String, _ range: ClosedRange<Double>) throws -> Double? {
                 guard k < fields.count, !fields[k].isNull else { return nil }

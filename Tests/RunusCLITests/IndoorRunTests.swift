@@ -2,6 +2,7 @@ import Testing
 import Foundation
 import RunusCore
 import Missions
+import Tracking
 import Server
 @testable import Service
 @testable import RunusCLI
@@ -183,4 +184,24 @@ struct IndoorRunTests {
         #expect((run["distance_m"]?.doubleValue ?? 0) < 3700, "\(JSONWriter.string(run))")
         #expect(run["device_distance_note"]?.stringValue?.contains("jumps") == true)
     }
+
+    @Test("race positions take fixes only; the export form reads back as the same fixes and readings")
+    func wireForms() throws {
+        let reading: JSONValue = [[1_799_990_000, 37.5, 127.0, .null, .null, .null, 10], [1_799_990_001, .null, .null, .null, 150, .null, 13]]
+        #expect(throws: RequestError.self) { try WireTrack.track(from: reading, op: "race.position", allowReadings: false) }
+        #expect(throws: RequestError.self) {
+            try WireTrack.track(from: [[1_799_990_001, .null, .null]], op: "race.position", allowReadings: false)
+        }
+        let track = try WireTrack.track(from: reading, op: "missions.evaluate")
+        #expect(track.points.count == 1 && track.deviceDistances.map(\.distance) == [10, 13])
+        // Fixes with and without readings, readings without fixes, in one recording.
+        let mixed = try WireTrack.recording(from: Self.watchPoints(start: Self.now - 900, seconds: 600, interval: 3), op: "t").track
+        var sparse = mixed
+        sparse.deviceDistances = mixed.deviceDistances.enumerated().filter { $0.offset % 4 != 1 }.map(\.element)
+        sparse.deviceDistances.append(DistanceSample(time: Self.now - 250.5, distance: 2000, heartRate: 150))
+        sparse.deviceDistances.sort { $0.time < $1.time }
+        let again = try WireTrack.recording(from: WireTrack.json(sparse), op: "t").track
+        #expect(again == sparse)
+    }
 }
+
