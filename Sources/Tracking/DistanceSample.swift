@@ -13,15 +13,29 @@ public struct DistanceSample: Sendable, Equatable {
     public var distance: Meters
     /// Heart rate in bpm at the reading, typically 30...230; `nil` if absent. Kept here so that
     /// a run without positions still has its heart rate.
-    public var heartRate: Double?
+    public var heartRate: Double? {
+        get { storedHeartRate.isNaN ? nil : storedHeartRate }
+        set { storedHeartRate = newValue ?? .nan }
+    }
     /// Cadence in steps per minute (both feet) at the reading; `nil` if absent.
-    public var cadence: Double?
+    public var cadence: Double? {
+        get { storedCadence.isNaN ? nil : storedCadence }
+        set { storedCadence = newValue ?? .nan }
+    }
+    /// NaN when absent, as in `TrackPoint` (32 bytes a reading instead of 48; a FIT file gives
+    /// one per record).
+    private var storedHeartRate: Double, storedCadence: Double
 
     public init(time: EpochSeconds, distance: Meters, heartRate: Double? = nil, cadence: Double? = nil) {
         self.time = time
         self.distance = distance
-        self.heartRate = heartRate
-        self.cadence = cadence
+        storedHeartRate = heartRate ?? .nan
+        storedCadence = cadence ?? .nan
+    }
+
+    /// Field by field, absent equal to absent.
+    public static func == (a: DistanceSample, b: DistanceSample) -> Bool {
+        a.time == b.time && a.distance == b.distance && a.heartRate == b.heartRate && a.cadence == b.cadence
     }
 }
 
