@@ -26,6 +26,16 @@ extension RunMetrics {
                   hasPositions: false)
     }
 
+    /// Whether a run is measured by its readings alone: fewer than 2 cleaned fixes, or fixes
+    /// spanning less than half the time the readings span (a GPS that caught a few fixes
+    /// indoors: their chord would be the whole run). O(n) on the readings.
+    static func readingsOutlast(_ fixes: [TrackPoint], _ readings: [DistanceSample]) -> Bool {
+        guard fixes.count >= 2, let firstFix = fixes.first, let lastFix = fixes.last else { return true }
+        var first = EpochSeconds.infinity, last = -EpochSeconds.infinity
+        for r in readings where r.time.isFinite { first = min(first, r.time); last = max(last, r.time) }
+        return last > first && lastFix.time - firstFix.time < 0.5 * (last - first)
+    }
+
     /// The record of a run without positions measured by the device's stream alone (a
     /// treadmill; record 0116): the profile is the stream's readings (distance from the first),
     /// moving time by `DeviceDistance.movingFlags`, heart rate and cadence from the readings,

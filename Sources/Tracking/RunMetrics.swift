@@ -77,9 +77,11 @@ public struct RunMetrics: Sendable {
     ///   - weightKg: body mass in kg (> 0), needed for calories.
     public init(track: Track, weightKg: Double? = nil, configuration: MetricsConfiguration = .default) {
         let cleaned = track.cleaned(configuration: configuration)
-        // No positions but the device's readings: the stream alone (record 0116).
+        // No positions, or fixes over less than half the readings' time (a treadmill that caught
+        // a few fixes by a window): the stream alone (record 0116).
         var streamNote: String? = nil
-        if cleaned.points.count < 2, !track.deviceDistances.isEmpty, configuration.useDeviceDistance {
+        if !track.deviceDistances.isEmpty, configuration.useDeviceDistance,
+           RunMetrics.readingsOutlast(cleaned.points, track.deviceDistances) {
             switch RunMetrics.streamOnly(track.deviceDistances, weightKg: weightKg, configuration: configuration) {
             case .success(let metrics): self = metrics; return
             case .failure(let problem): streamNote = problem.description

@@ -148,9 +148,13 @@ struct DeviceDistanceTests {
         #expect(hr > 150 && hr < 152, "time-weighted: \(hr)")
         #expect(m.calories.map { abs($0 - 342) < 1e-6 } == true)
         #expect(m.bestEfforts(over: [1000]).first.map { abs($0.seconds - 1000 / 3.0) < 1e-6 } == true)
-        // One fix among the readings changes nothing: a run needs two fixes for positions.
+        // One fix among the readings changes nothing: a run needs two fixes for positions. Nor
+        // do a few fixes over the first minutes (a GPS by the gym's window).
         let one = RunMetrics(track: Track(points: [TrackPoint(time: Self.start, latitude: 48, longitude: 16)], deviceDistances: readings))
         #expect(one.distance == m.distance && !one.hasPositions)
+        let window = (0..<10).map { TrackPoint(time: Self.start + Double($0 * 30), latitude: 48 + Double($0) * 1e-5, longitude: 16) }
+        let few = RunMetrics(track: Track(points: window, deviceDistances: readings))
+        #expect(few.distance == m.distance && few.distanceSource == .device && !few.hasPositions)
     }
 
     @Test("a treadmill stream that jumps counts nothing across the jump; one that falls gives no record")
