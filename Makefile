@@ -98,6 +98,12 @@ reference-table: build
 watch-table: build
 	$(RELEASE_BIN) reference-check --dataset $(RUNUS_DATASETS) --runners
 
+# The run record's distance against the watch's own on the reference suites' running files,
+# before (GPS sum only) and after the device's readings (record 0116), and the reading time.
+.PHONY: device-distance-table
+device-distance-table: build
+	$(RELEASE_BIN) reference-check --dataset $(RUNUS_DATASETS) --device-distance
+
 # How many real run activities lose a vehicle part, by runner (records 0130, 0131).
 .PHONY: vehicle-cuts
 vehicle-cuts: build

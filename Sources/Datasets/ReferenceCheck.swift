@@ -94,22 +94,25 @@ public enum ReferenceCheck {
             guard index < activities.count else { r.ours = "no activity \(index)"; r.verdict = activities.isEmpty ? "fail" : "fail"; continue }
             let a = activities[index]
             let key = r.file + "#\(index)"
+            // The run record as `runus track` gives it: the device's readings where sound (record 0116).
             let m = metricsCache[key] ?? RunMetrics(track: a.track)
             metricsCache[key] = m
+            // A record of fixes or of the device's readings (a treadmill); a file with neither has none.
+            let recorded = m.profile.times.count >= 2
             let t = a.deviceTotals
             let hrs = a.track.points.compactMap(\.heartRate), cads = a.track.points.compactMap(\.cadence)
             var ours: Double? = nil, device: Double? = nil, suiteDef: Double? = nil
             let elevations = a.track.points.compactMap(\.elevation)
             switch r.quantity {
-            case "distance_m": ours = a.track.points.isEmpty ? nil : m.distance; device = t.distance
+            case "distance_m": ours = recorded ? m.distance : nil; device = t.distance
                 // sports-lib without a device total: every step between consecutive fixes, no pause, no cleaning.
                 if r.suite == "sports-lib", a.track.points.count > 1 {
                     let p = a.track.points
                     suiteDef = zip(p, p.dropFirst()).reduce(0) { $0 + Geodesy.distance(latitude1: $1.0.latitude, longitude1: $1.0.longitude,
                                                                                         latitude2: $1.1.latitude, longitude2: $1.1.longitude) }
                 }
-            case "elapsed_time_s": ours = a.track.points.isEmpty ? nil : m.elapsed; device = t.elapsedTime
-            case "moving_time_s": ours = a.track.points.isEmpty ? nil : m.moving; device = t.movingTime
+            case "elapsed_time_s": ours = recorded ? m.elapsed : nil; device = t.elapsedTime
+            case "moving_time_s": ours = recorded ? m.moving : nil; device = t.movingTime
             case "timer_time_s": device = t.timerTime
             case "ascent_m", "descent_m":
                 let up = r.quantity == "ascent_m"

@@ -10,18 +10,20 @@ extension IngestAnswer {
         case completed
         /// Checked against this run and not completed: `progress` and the evidence say how far it got.
         case notCompleted = "not_completed"
-        /// Not checked against this run (offered by a refresh or set after the run ended, or a
-        /// stored spec this version cannot read): the evidence says why.
+        /// Not checked against this run (offered by a refresh or set after the run ended, a
+        /// stored spec this version cannot read, or a run that lacks what the kind measures:
+        /// `cannot_check`, record 0232): the evidence says why.
         case notChecked = "not_checked"
     }
 
     static func verdict(_ m: RunIngestion.CheckedMission) -> RunVerdict {
-        m.completedNow ? .completed : m.evaluation == nil ? .notChecked : .notCompleted
+        m.completedNow ? .completed : m.evaluation == nil || m.evaluation?.cannotCheck != nil ? .notChecked : .notCompleted
     }
 
     /// {`id`, `kind`, `title`, `spec`, `stretch`, `custom`, `status` (stored, after this run),
     /// `verdict`, `progress` (this run's, 0–1, 1 only when completed), `best_progress` (the best
-    /// of the day's runs so far), `count`, `evidence`, `xp`, `xp_awarded`}.
+    /// of the day's runs so far), `count`, `evidence`, `cannot_check` (why this run cannot decide
+    /// the mission: no splits, positions or heights, record 0232; null otherwise), `xp`, `xp_awarded`}.
     static func missionJSON(_ m: RunIngestion.CheckedMission) -> JSONValue {
         let a = m.assignment
         let verdict = Self.verdict(m)
@@ -38,6 +40,7 @@ extension IngestAnswer {
             "best_progress": .number(((a.progress ?? 0) * 10_000).rounded() / 10_000),
             "count": evaluated?["count"] ?? .null,
             "evidence": .array((m.evaluation?.evidence ?? [m.note ?? "not checked"]).map { .string($0) }),
+            "cannot_check": m.evaluation?.cannotCheck.map { .string($0) } ?? .null,
             "xp": .number(Double(a.xp)),
             "xp_awarded": .number(Double(m.completedNow ? a.xp : 0)),
         ]

@@ -42,8 +42,11 @@ struct IngestAnswer {
             "elapsed_s": Self.rounded(run.elapsed),
             "moving_s": Self.rounded(run.moving),
             "elevation_gain_m": Self.rounded(run.elevationGain),
-            "splits": .array(metrics.splits.map(RunJSON.split)),
+            // A summary has no splits (record 0232): null, as runs.get answers for it.
+            "splits": metrics.distanceSource == .summary ? .null : .array(metrics.splits.map(RunJSON.split)),
             "excluded": RunJSON.excluded(metrics.excludedParts, runStart: run.startTime),
+            "distance_source": .string(metrics.distanceSource.rawValue),
+            "device_distance_note": metrics.deviceDistanceNote.map { .string($0) } ?? .null,
         ]
         runObject["moving_pace_s_per_km"] = metrics.movingPace.map { Self.rounded($0) } ?? .null
         runObject["calories_kcal"] = run.calories.map { Self.rounded($0, 0) } ?? .null

@@ -61,7 +61,7 @@ public struct MissionProgressService: Sendable {
         func runsToday() throws -> [(end: EpochSeconds, run: MissionRun)] {
             if let todays { return todays }
             let runs = try store.runs(user: userID, from: dayStart, to: dayStart + 86_400).filter(\.rewarded).map { record in
-                (record.endTime, try missionRun(record) ?? MissionRun(metrics: RunMetrics(track: Track(points: []))))
+                (record.endTime, try missionRun(record) ?? Self.summaryRun(record))
             }
             todays = runs
             return runs
@@ -93,6 +93,15 @@ public struct MissionProgressService: Sendable {
             }
         }
         return (day, out)
+    }
+
+    /// A run stored without a usable track, as its totals (record 0232): what a summary's
+    /// missions were checked on at ingest, but its average heart rate, which is not stored.
+    static func summaryRun(_ record: RunRecord) -> MissionRun {
+        guard record.track == nil else { return MissionRun(metrics: RunMetrics(track: Track(points: []))) }
+        return MissionRun(metrics: RunMetrics(summary: RunSummary(startTime: record.startTime, distance: record.distance,
+                                                                  duration: record.elapsed, moving: record.moving,
+                                                                  calories: record.calories)))
     }
 
     /// A stored run's track as the evaluator reads it; nil for a summary-only run or a track

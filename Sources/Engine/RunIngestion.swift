@@ -9,6 +9,8 @@ public enum IngestError: Error, CustomStringConvertible, Equatable {
     case emptyTrack(runID: String, points: Int)
     /// The fixes cannot be one run (docs/decisions/0230-run-plausibility.md).
     case refused(runID: String, RunRefusal)
+    /// A summary's number cannot belong to a run (record 0232).
+    case refusedSummary(runID: String, SummaryRefusal)
     /// The runner has a stored run with this id that no `runs.ingest` answered (an import).
     case runIDTaken(runID: String)
     /// The run's figures are ones no stored run may have (`RunRecord.checkedForReading`: nothing
@@ -21,10 +23,22 @@ public enum IngestError: Error, CustomStringConvertible, Equatable {
         case .emptyTrack(let id, let n):
             return "run '\(id)' has \(n) usable point(s) after cleaning; at least 2 with increasing times are needed"
         case .refused(let id, let refusal): return "run '\(id)': \(refusal)"
+        case .refusedSummary(let id, let refusal): return "run '\(id)': \(refusal)"
         case .runIDTaken(let id): return "run id '\(id)' is already used by another stored run of this runner (an import); send it under another id"
         case .impossible(let id, let reason): return "run '\(id)' cannot be a run: \(reason) (record 0230)"
         }
     }
+}
+
+/// What a client sends for a finished run (record 0232).
+public enum RunInput: Sendable {
+    /// Fixes and the device's distance readings (record 0116). `recordTimes`: the time of every
+    /// record in the order the client sent them, fixes and readings alike, for the order, gap
+    /// and clock checks (their refusals index it); nil: the fixes' times (and the readings' when
+    /// there are no fixes).
+    case track(Track, recordTimes: [EpochSeconds]?)
+    /// Totals only: an indoor run the phone did not track.
+    case summary(RunSummary)
 }
 
 /// After a run: the fixes checked against physical limits, metrics (vehicle parts removed),
@@ -56,23 +70,51 @@ public final class RunIngestion: Sendable {
         self.store = store; self.resolver = resolver; self.rules = rules
     }
 
-    /// Ingests one run; returns the answer document (the same one on every repeat).
-    /// `source` is what the run record says it came from: `app` for `runs.ingest`, `race` for
-    /// a race runner's track (record 0526).
+    /// Ingests one run given by its fixes; returns the answer document (the same one on every
+    /// repeat). `source` is what the run record says it came from: `app` for `runs.ingest`,
+    /// `race` for a race runner's track (record 0526).
     public func ingest(user userID: UserID, clientRunID: String, track: Track, now: EpochSeconds,
+                       source: String = "app") throws -> JSONValue {
+        try ingest(user: userID, clientRunID: clientRunID, input: .track(track, recordTimes: nil), now: now, source: source)
+    }
+
+    /// Ingests one run, fixes or a summary (record 0232); returns the answer document (the same
+    /// one on every repeat). A summary passes the bounds of `PlausibilityRules.check(summary:)`,
+    /// stores no track, and its missions are checked on its totals (`MissionEvaluator`).
+    public func ingest(user userID: UserID, clientRunID: String, input: RunInput, now: EpochSeconds,
                        source: String = "app") throws -> JSONValue {
         let runID = clientRunID
         if let stored = try store.ingestAnswer(user: userID, runID: runID) { return try JSONParser.parse(stored) }
         guard let user = try store.user(id: userID) else { throw IngestError.unknownUser(userID) }
-        do { try rules.check(points: track.points, now: now) } catch { throw IngestError.refused(runID: clientRunID, error) }
-        let metrics = RunMetrics(track: track, weightKg: user.weightKg)
-        guard metrics.profile.times.count >= 2, metrics.elapsed > 0 else {
-            throw IngestError.emptyTrack(runID: clientRunID, points: metrics.profile.times.count)
+        let metrics: RunMetrics, trackBytes: [UInt8]?, missionRun: () -> MissionRun
+        switch input {
+        case .track(let track, let recordTimes):
+            do {
+                if let recordTimes { try rules.check(times: recordTimes, now: now) }
+                else if track.points.isEmpty { try rules.check(times: track.deviceDistances.map(\.time), now: now) }
+                else {
+                    try rules.check(points: track.points, now: now)
+                    if !track.deviceDistances.isEmpty { try rules.check(times: track.deviceDistances.map(\.time), now: now) }
+                }
+            } catch { throw IngestError.refused(runID: clientRunID, error) }
+            let measured = RunMetrics(track: track, weightKg: user.weightKg)
+            guard measured.profile.times.count >= 2, measured.elapsed > 0 else {
+                throw IngestError.emptyTrack(runID: clientRunID, points: measured.profile.times.count)
+            }
+            metrics = measured
+            trackBytes = CompactTrackCodec.encode(track)
+            missionRun = { MissionRun(track: track, metrics: measured) }
+        case .summary(let summary):
+            do { try rules.check(summary: summary, now: now) } catch { throw IngestError.refusedSummary(runID: clientRunID, error) }
+            let measured = RunMetrics(summary: summary, weightKg: user.weightKg)
+            metrics = measured
+            trackBytes = nil
+            missionRun = { MissionRun(metrics: measured) }
         }
         let verdict = rules.rewardVerdict(start: metrics.startTime, distance: metrics.distance, moving: metrics.moving, now: now)
         var run = RunRecord(id: runID, userID: userID, startTime: metrics.startTime, distance: metrics.distance,
                             elapsed: metrics.elapsed, moving: metrics.moving, elevationGain: metrics.elevationGain,
-                            calories: metrics.calories, source: source, track: CompactTrackCodec.encode(track),
+                            calories: metrics.calories, source: source, track: trackBytes,
                             rewarded: verdict == nil, unrewardedReason: verdict?.code)
         // Stored only as every later read will take it: a run the read check would skip is
         // refused now, one it would repair is stored repaired (so no read logs it again).
@@ -98,8 +140,7 @@ public final class RunIngestion: Sendable {
             try closeDays(before: day, user: user)
             var missions: [CheckedMission] = [], runXP = 0, badges: [Badge] = []
             if run.rewarded {
-                missions = try checkMissions(of: user, day: day, run: run,
-                                             missionRun: MissionRun(track: track, metrics: metrics))
+                missions = try checkMissions(of: user, day: day, run: run, missionRun: missionRun())
                 runXP = Levels.runXP(distance: run.distance)
                 try store.insertReward(RewardEntry(userID: userID, time: run.startTime, xp: runXP,
                                                    reason: RewardReason.run, ref: runID))

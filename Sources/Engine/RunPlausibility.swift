@@ -80,17 +80,23 @@ public struct PlausibilityRules: Sendable, Equatable {
     /// `maximumGap`, spanning more than `maximumElapsed`, or timed ahead of `now` by more than
     /// `maximumClockLead`. Equal consecutive times are accepted (cleaning drops repeats).
     public func check(points: [TrackPoint], now: EpochSeconds) throws(RunRefusal) {
-        guard points.count >= 2 else { throw .tooFewFixes(count: points.count) }
+        try check(times: points.map(\.time), now: now)
+    }
+
+    /// `check(points:now:)` on the times of a recording's records in the order sent (fixes and
+    /// device distance readings alike, record 0116); refusals index `times`.
+    public func check(times: [EpochSeconds], now: EpochSeconds) throws(RunRefusal) {
+        guard times.count >= 2 else { throw .tooFewFixes(count: times.count) }
         let latest = now + maximumClockLead
-        for i in points.indices {
-            let t = points[i].time
+        for i in times.indices {
+            let t = times[i]
             if t > latest { throw .inTheFuture(index: i, time: t, serverTime: now, limit: maximumClockLead) }
             guard i > 0 else { continue }
-            let previous = points[i - 1].time
+            let previous = times[i - 1]
             if t < previous { throw .outOfOrder(index: i, time: t, previous: previous) }
             if t - previous > maximumGap { throw .gap(index: i, seconds: t - previous, limit: maximumGap) }
         }
-        let span = points[points.count - 1].time - points[0].time
+        let span = times[times.count - 1] - times[0]
         if span > maximumElapsed { throw .tooLong(seconds: span, limit: maximumElapsed) }
     }
 

@@ -13,6 +13,9 @@ public struct StoredRun: Sendable {
     /// The parts of the track the record left out (`RunMetrics.excludedParts`); nil for a
     /// summary-only run.
     public let excluded: [ExcludedPart]?
+    /// Where the distance comes from, as the stored track gives it again (record 0116):
+    /// `.summary` for a run stored without a track.
+    public let distanceSource: DistanceSource
 
     /// Reads `user`'s run `id`; throws `EngineError.unknownUser`, `.unknownRun`, or
     /// `.undecodableTrack` for a stored track this version cannot read.
@@ -21,6 +24,7 @@ public struct StoredRun: Sendable {
         guard let profile = try store.user(id: userID) else { throw EngineError.unknownUser(userID) }
         guard let run = try store.run(user: userID, id: id) else { throw EngineError.unknownRun(user: userID, id: id) }
         var splits: [Split]?, excluded: [ExcludedPart]?
+        var source = DistanceSource.summary
         if let bytes = run.track {
             let track: Track
             do { track = try CompactTrackCodec.decode(bytes) } catch {
@@ -29,8 +33,9 @@ public struct StoredRun: Sendable {
             let metrics = RunMetrics(track: track, weightKg: profile.weightKg)
             splits = metrics.splits
             excluded = metrics.excludedParts
+            source = metrics.distanceSource
         }
         return StoredRun(run: run, localDay: profile.localDay(at: run.startTime, resolver: resolver), splits: splits,
-                         excluded: excluded)
+                         excluded: excluded, distanceSource: source)
     }
 }

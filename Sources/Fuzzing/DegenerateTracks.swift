@@ -1,6 +1,7 @@
 import RunusCore
 
-/// A track in the wire format of `runs.ingest` (`[t, lat, lon, ele?, hr?, cad?]` per fix), as
+/// A track in the wire format of `runs.ingest` (`[t, lat, lon, ele?, hr?, cad?, device_distance_m?]`
+/// per fix), as
 /// raw JSON so that a coordinate can be `-0` or `1e-320`.
 public struct WirePoints: Sendable {
     /// The generator's name for it: `two-fixes-20-min`, `3.5-km-in-0.1-s`, …
@@ -24,7 +25,8 @@ public enum DegenerateTracks {
         "future-dated-10-years", "future-dated-max-time", "epoch-1970", "backwards-clock", "antimeridian",
         "north-pole", "subnormal-coordinates", "extreme-readings", "nanosecond-steps", "one-vehicle-jump",
         "single-fix", "no-fixes", "out-of-range-values", "long-decimal-times", "clean-5k", "clean-intervals",
-        "run-then-gap-to-max-time", "max-points",
+        "run-then-gap-to-max-time", "indoor-readings", "readings-fall", "readings-jump", "readings-without-fixes-half-position",
+        "max-points",
     ]
 
     /// Kinds that are cheap enough to send often (`max-points` has 86,400 fixes).
@@ -107,6 +109,15 @@ public enum DegenerateTracks {
         case "run-then-gap-to-max-time":
             // Ten minutes of running, then one fix at the largest time the wire accepts.
             points = line(c(600), dt: 1, step: 3) + [fix(1e11, lat + Double(c(600)) * 3 / 111_200, lon)]
+        case "indoor-readings":
+            // A treadmill: no positions, the device's distance as the seventh value (record 0116).
+            points = (0..<c(900)).map { k in [n(t0 + Double(k)), .raw("null"), .raw("null"), .raw("null"), n(150), .raw("null"), n(Double(k) * 2.9)] }
+        case "readings-fall":
+            points = line(c(300), dt: 3, step: 9).enumerated().map { k, p in p + [.raw("null"), .raw("null"), .raw("null"), n(k == 150 ? 1 : Double(k) * 9)] }
+        case "readings-jump":
+            points = line(c(300), dt: 5, step: 15).enumerated().map { k, p in p + [.raw("null"), .raw("null"), .raw("null"), n(Double(k) * 15 + (k > 100 ? 9e5 : 0))] }
+        case "readings-without-fixes-half-position":
+            points = (0..<c(60)).map { k in [n(t0 + Double(k)), k % 7 == 3 ? n(lat) : .raw("null"), .raw("null"), .raw("null"), .raw("null"), .raw("null"), n(Double(k) * 3)] }
         case "max-points":
             // Coordinates to 7 decimals (1 cm), so that 86,400 fixes fit in the 4 MiB line limit.
             points = (0..<c(86_400)).map { k in

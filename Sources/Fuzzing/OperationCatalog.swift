@@ -28,7 +28,7 @@ public enum OperationCatalog {
         "auth": ["token"], "health": [], "stats": [], "model.info": [], "model.reload": [],
         "users.upsert": ["user", "time_zone", "birth_year", "sex", "height_cm", "weight_kg", "display_name"],
         "users.get": ["user"], "users.export": ["user", "tracks"], "users.delete": ["user"], "badges.catalog": ["user"],
-        "runs.ingest": ["user", "run_id", "points"], "runs.get": ["user", "run_id"],
+        "runs.ingest": ["user", "run_id", "points", "summary"], "runs.get": ["user", "run_id"],
         "history": ["user", "from", "to", "bucket"], "progress": ["user"], "goals.recommend": ["user"],
         "missions.today": ["user", "date", "k", "refresh"], "missions.score": ["user", "specs", "date"],
         "missions.evaluate": ["spec", "points", "utc_offset_s"], "missions.progress": ["user", "date", "points"],
@@ -72,7 +72,10 @@ public enum OperationCatalog {
         case "users.get", "users.delete": return [("user", .string(c.user))]
         case "users.export": return [("user", .string(c.user)), ("tracks", .raw(g.bernoulli(0.5) ? "true" : "false"))]
         case "badges.catalog": return g.bernoulli(0.7) ? [("user", .string(c.user))] : []
-        case "runs.ingest": return [("user", .string(c.user)), ("run_id", .string(c.runID)), ("points", c.points)]
+        case "runs.ingest":
+            // A summary instead of points now and then (record 0232): an indoor run.
+            guard g.bernoulli(0.2) else { return [("user", .string(c.user)), ("run_id", .string(c.runID)), ("points", c.points)] }
+            return [("user", .string(c.user)), ("run_id", .string(c.runID)), ("summary", summary(start: c.now - 3600, &g))]
         case "runs.get": return [("user", .string(c.user)), ("run_id", .string(c.runID))]
         case "history":
             return [("user", .string(c.user)), ("from", day(-g.int(in: 0...40))), ("to", day(g.int(in: 0...3))),
@@ -119,6 +122,25 @@ public enum OperationCatalog {
     }
 
     static func invite(_ c: Context) -> [(String, RawJSON)] { c.invite.map { [("invite", .string($0))] } ?? [] }
+
+    /// A `runs.ingest` summary starting at `start` (record 0232): mostly a plausible indoor run,
+    /// else with one number from the pathological list or a wrong type in one key (refused
+    /// naming `summary.<key>`, or stored unrewarded, never a trap).
+    public static func summary(start: Double, _ g: inout SeededGenerator) -> RawJSON {
+        var members: [(String, RawJSON)] = [
+            ("start_time", .number(start.rounded())), ("distance_m", .number(Double(g.int(in: 1000...20_000)))),
+            ("duration_s", .number(Double(g.int(in: 600...7200)))),
+        ]
+        if g.bernoulli(0.5) { members.append(("moving_s", .number(Double(g.int(in: 300...600))))) }
+        if g.bernoulli(0.5) { members.append(("kcal", .number(Double(g.int(in: 0...900))))) }
+        if g.bernoulli(0.5) { members.append(("avg_hr", .number(Double(g.int(in: 90...190))))) }
+        if g.bernoulli(0.4) {
+            let k = g.int(in: 0...(members.count - 1))
+            let (text, json) = PathologicalValues.number(&g)
+            members[k].1 = json && g.bernoulli(0.7) ? .raw(text) : PathologicalValues.any(&g)
+        }
+        return .object(members)
+    }
 
     /// Time zones with odd offsets (+14, −12, half and quarter hours, 30-minute daylight time).
     public static let timeZones = ["UTC", "Pacific/Kiritimati", "Etc/GMT+12", "America/St_Johns", "Asia/Kathmandu",

@@ -238,6 +238,7 @@ extension RequestGenerator {
             let track = PathologicalValues.pick(DegenerateTracks.common, &g)
             return DegenerateTracks.make(track, start: runStart(now: now), lat: lat, lon: lon, scale: configuration.scale, &g).json
         case "spec" where g.bernoulli(0.7): return SpecFuzzer.spec(&g)
+        case "summary" where g.bernoulli(0.7): return OperationCatalog.summary(start: runStart(now: now), &g)
         case "specs" where g.bernoulli(0.7): return .array((0..<g.int(in: 0...51)).map { _ in SpecFuzzer.spec(&g) })
         default: return PathologicalValues.any(&g)
         }

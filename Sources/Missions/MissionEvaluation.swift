@@ -46,9 +46,13 @@ public struct MissionEvaluation: Sendable, Equatable {
     public let details: [MissionEvidence]
     /// For kinds that count parts (reps, surges, km, days): how many are done, e.g. 3 of 5.
     public let count: MissionCount?
+    /// Why this run cannot decide the mission at all because it lacks what the kind measures
+    /// (positions, heights or splits: a run without positions, a summary; record 0232), one
+    /// sentence; the status is then `notApplicable`. Nil otherwise.
+    public let cannotCheck: String?
 
     public init(status: MissionStatusResult, progress: Double, evidence: [String], details: [MissionEvidence] = [],
-                count: MissionCount? = nil) {
+                count: MissionCount? = nil, cannotCheck: String? = nil) {
         precondition(progress >= 0 && progress <= 1 && (status != .completed || progress == 1),
                      "MissionEvaluation: progress \(progress) with status \(status.rawValue)")
         self.status = status
@@ -56,5 +60,6 @@ public struct MissionEvaluation: Sendable, Equatable {
         self.evidence = evidence
         self.details = details
         self.count = count
+        self.cannotCheck = cannotCheck
     }
 }

@@ -63,7 +63,11 @@ public enum MissionEvaluator {
         default:
             break
         }
-        guard metrics.profile.times.count >= 2 else {
+        // A summary (record 0232) is checked on its totals where they decide the kind.
+        if metrics.distanceSource == .summary, let verdict = summaryVerdict(spec, metrics: metrics, tolerance: tolerance) {
+            return verdict
+        }
+        guard metrics.profile.times.count >= 2 || metrics.distanceSource == .summary else {
             return notApplicable("the run has no usable GPS track")
         }
         var v = Verdict()
@@ -126,13 +130,16 @@ public enum MissionEvaluator {
         case .fartlek(let surges, let minSurge):
             checkFartlek(surges: surges, minSurge: minSurge, metrics: metrics, tolerance: tolerance, &v)
         case .hills(let minAscent):
+            guard run.hasPositions || metrics.hasPositions else {
+                return cannotCheck("the run has no positions or heights (an indoor run or a summary): its climb is unknown")
+            }
             checkHills(minAscent: minAscent, run: run, tolerance: tolerance, &v)
         case .loop(let maxGap, let minDistance):
-            guard run.hasPositions else { return notApplicable("the run has no positions to compare start and finish") }
+            guard run.hasPositions else { return cannotCheck("the run has no positions to compare start and finish") }
             _ = distanceCheck(minDistance, metrics, tolerance, &v)
             checkLoop(maxGap: maxGap, run: run, &v)
         case .explorer(let minNewFraction, let minDistance):
-            guard run.hasPositions else { return notApplicable("the run has no positions to place on the grid") }
+            guard run.hasPositions else { return cannotCheck("the run has no positions to place on the grid") }
             guard let visited = context.visitedCells else {
                 return notApplicable("the ground covered before this run is unknown")
             }
@@ -155,6 +162,11 @@ public enum MissionEvaluator {
 
     static func notApplicable(_ reason: String) -> MissionEvaluation {
         MissionEvaluation(status: .notApplicable, progress: 0, evidence: [reason])
+    }
+
+    /// `notApplicable` because the run lacks what the kind measures (`cannotCheck` set).
+    static func cannotCheck(_ reason: String) -> MissionEvaluation {
+        MissionEvaluation(status: .notApplicable, progress: 0, evidence: [reason], cannotCheck: reason)
     }
 
     /// Adds "ran X of Y" with the distance tolerance; returns the accepted distance, metres.

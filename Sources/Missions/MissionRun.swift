@@ -21,7 +21,13 @@ public struct MissionRun: Sendable {
 
     /// The run of `track` with metrics already computed from it with the same `configuration`
     /// (e.g. with the runner's weight for calories, which does not change the profile). O(n).
+    /// Metrics measured without positions (the device's stream alone, a summary; record 0116)
+    /// keep no positions, whatever fixes the track has.
     public init(track: Track, metrics: RunMetrics, configuration: MetricsConfiguration = .default) {
+        guard metrics.hasPositions else {
+            self = MissionRun(metrics: metrics, configuration: configuration)
+            return
+        }
         let times = metrics.profile.times
         var lats: [Double] = [], lons: [Double] = []
         lats.reserveCapacity(times.count); lons.reserveCapacity(times.count)

@@ -33,8 +33,8 @@ enum MissionCheckCommand {
         for path in historyPaths {
             do {
                 for activity in try TrackFiles.load(path).activities {
-                    let run = MissionRun(track: activity.track)
-                    guard run.metrics.profile.times.count >= 2 else { continue }
+                    let run = MissionRun(track: activity.track, metrics: activity.runMetrics())
+                    guard run.metrics.profile.times.count >= 2 || run.metrics.distanceSource == .summary else { continue }
                     let cells = spec.kind == .explorer && run.hasPositions ? ExplorerGrid.cells(of: run) : []
                     history.append(HistoryRun(prior: PriorRun(metrics: run.metrics, utcOffset: offset(at: run.metrics.startTime) ?? 0),
                                               cells: cells))
@@ -48,13 +48,13 @@ enum MissionCheckCommand {
         if !json {
             output.out("mission: \(MissionTitle.title(for: spec))  \(spec.canonicalJSON)\n")
             if !historyPaths.isEmpty { output.out("history: \(history.count) runs from \(historyPaths.count) files\n") }
-            output.out("file\tactivity\tstart_utc\tdistance_km\tstatus\tprogress\tcount\n")
+            output.out("file\tactivity\tstart_utc\tdistance_km\tfrom\tgps_km\tstatus\tprogress\tcount\n")
         }
         for path in files.flatMap(TrackFiles.expand) {
             do {
                 let (_, activities) = try TrackFiles.load(path)
                 for (index, activity) in activities.enumerated() {
-                    let run = MissionRun(track: activity.track)
+                    let run = MissionRun(track: activity.track, metrics: activity.runMetrics())
                     let start = run.metrics.startTime
                     let context = MissionContext(
                         priorRuns: history.map(\.prior),
@@ -92,8 +92,11 @@ enum MissionCheckCommand {
                        _ evaluation: MissionEvaluation) -> JSONValue {
         var members: [String: JSONValue] = [
             "file": .string(path), "activity_index": .number(Double(index)),
-            "start_time": run.metrics.profile.times.isEmpty ? .null : .number(run.metrics.startTime),
+            "start_time": hasStart(run.metrics) ? .number(run.metrics.startTime) : .null,
             "distance_m": .number((run.metrics.distance * 10).rounded() / 10),
+            "distance_source": .string(run.metrics.distanceSource.rawValue),
+            "gps_distance_m": run.metrics.gpsDistance.map { .number(($0 * 10).rounded() / 10) } ?? .null,
+            "cannot_check": evaluation.cannotCheck.map { .string($0) } ?? .null,
             "mission": spec.json, "title": .string(MissionTitle.title(for: spec)),
         ]
         if case .object(let verdict) = evaluation.json { members.merge(verdict) { a, _ in a } }
@@ -102,13 +105,17 @@ enum MissionCheckCommand {
 
     static func row(_ path: String, _ index: Int, _ run: MissionRun, _ e: MissionEvaluation) -> String {
         let m = run.metrics
-        let start = m.profile.times.isEmpty ? "-" : utc(m.startTime)
+        let start = hasStart(m) ? utc(m.startTime) : "-"
         let count = e.count.map { "\($0.done) of \($0.target) \($0.unit)" } ?? "-"
-        var out = "\(path)\t\(index)\t\(start)\t\(String(format: "%.2f", m.distance / 1000))\t\(e.status.rawValue)\t"
+        let gps = m.gpsDistance.map { String(format: "%.2f", $0 / 1000) } ?? "-"
+        var out = "\(path)\t\(index)\t\(start)\t\(String(format: "%.2f", m.distance / 1000))\t\(m.distanceSource.rawValue)\t\(gps)\t\(e.status.rawValue)\t"
             + "\(Int(saturating: (e.progress * 100).rounded(.down))) %\t\(count)\n"
         for sentence in e.evidence { out += "    \(sentence)\n" }
         return out
     }
+
+    /// Whether the record has a start: fixes or readings, or a summary's start time.
+    static func hasStart(_ m: RunMetrics) -> Bool { !m.profile.times.isEmpty || m.distanceSource == .summary }
 
     /// "2026-05-28 20:26" (UTC).
     static func utc(_ t: EpochSeconds) -> String {

@@ -7,17 +7,19 @@ import Training
 
 /// `runus reference-check`: the reference-suite table (every row of reference/expected.csv with
 /// our value, the expected value and pass/fail) and, with `--runners`, the watch-total
-/// comparison on the real runners' tracks.
+/// comparison on the real runners' tracks; with `--device-distance`, the run record's distance
+/// against the watch's own on the reference suites' running files (record 0116).
 enum ReferenceCheckCommand: Command {
     static let name = "reference-check"
     static let abstract = "Compare our readers and metrics with the reference suites and the watches' totals."
-    static let usage = "[--dataset DIR] [--runners] [--summary]"
+    static let usage = "[--dataset DIR] [--runners | --device-distance] [--summary]"
     static let parser = ArgumentParser(options: [
         .optional("dataset", "DIR", help: "The shared datasets folder (default: $RUNUS_DATASETS or ../shared/datasets)."),
         .flag("runners", help: "Compare distances with the watches' totals on runners/ instead."),
         .flag("summary", help: "Print only the summary."),
         .flag("cuts", help: "Count the run activities of runners/ whose track loses a vehicle part (speed rule or classifier), by runner."),
         .flag("details", help: "With --runners: one tab-separated line per run (ratios and track features) instead of the table."),
+        .flag("device-distance", help: "The run record's distance against the watch's own on the reference running files, before and after record 0116."),
     ])
 
     static func run(_ arguments: ParsedArguments, output: OutputSink) throws -> ExitCode {
@@ -43,6 +45,11 @@ enum ReferenceCheckCommand: Command {
             var byRunner: [String: Int] = [:]
             for (i, v) in r.enumerated() where v > 0 { byRunner[String(paths[i].split(separator: "/").dropLast().last!), default: 0] += 1 }
             output.out("\(byRunner.sorted { $0.key < $1.key })\n")
+            return .success
+        }
+        if arguments.flag("device-distance") {
+            let (rows, seconds) = try DeviceDistanceComparison.rows(dataset: dataset)
+            output.out(DeviceDistanceComparison.report(rows, readSeconds: seconds))
             return .success
         }
         if arguments.flag("runners") {

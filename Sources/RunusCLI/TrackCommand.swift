@@ -32,7 +32,7 @@ enum TrackCommand: Command {
             do {
                 let (format, activities) = try TrackFiles.load(path)
                 for (k, a) in activities.enumerated() {
-                    let m = RunMetrics(track: a.track, weightKg: weight)
+                    let m = a.runMetrics(weightKg: weight)
                     let parts = m.mergedActivityParts
                     if json {
                         output.out(JSONWriter.string(TrackRecord.json(path: path, index: k, format: format, activity: a, metrics: m, parts: parts)) + "\n")

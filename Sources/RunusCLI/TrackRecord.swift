@@ -19,8 +19,11 @@ enum TrackRecord {
             "file": .string(path), "activity_index": .number(Double(index)), "format": .string(format.rawValue),
             "sport": a.sport.map { .string($0) } ?? .null, "points": .number(Double(a.track.points.count)),
             "records": .number(Double(a.recordCount)), "track_segments": .number(Double(a.segmentStarts.count)),
+            "device_readings": .number(Double(a.track.deviceDistances.count)),
             "start_time": .number(m.startTime),
-            "distance_m": .number(m.distance), "elapsed_s": .number(m.elapsed), "moving_s": .number(m.moving),
+            "distance_m": .number(m.distance), "distance_source": .string(m.distanceSource.rawValue),
+            "gps_distance_m": opt(m.gpsDistance), "device_distance_note": m.deviceDistanceNote.map { .string($0) } ?? .null,
+            "elapsed_s": .number(m.elapsed), "moving_s": .number(m.moving),
             "elapsed_pace_s_per_km": opt(m.averagePace), "moving_pace_s_per_km": opt(m.movingPace),
             "splits": splits(m.splits), "mile_splits": splits(m.mileSplits),
             "best_efforts": .array(m.bestEfforts().map { .object(["distance_m": .number($0.distance), "elapsed_s": .number($0.seconds)]) }),
@@ -44,8 +47,8 @@ enum TrackRecord {
 /// The people's table of `runus track`: one aligned line per activity (the pace is moving time per km).
 enum TrackTable {
     static let columns: [(title: String, width: Int)] = [
-        ("distance", 9), ("elapsed", 8), ("moving", 8), ("moving pace", 11), ("best 1 km", 9), ("best 5 km", 9),
-        ("ascent", 7), ("avg hr", 6), ("kcal", 6), ("left out", 8), ("device", 9),
+        ("distance", 9), ("from", 7), ("gps", 9), ("elapsed", 8), ("moving", 8), ("moving pace", 11), ("best 1 km", 9),
+        ("best 5 km", 9), ("ascent", 7), ("avg hr", 6), ("kcal", 6), ("left out", 8), ("device", 9),
     ]
     static var header: String {
         columns.map { pad($0.title, $0.width) }.joined(separator: "  ") + "  activity\n"
@@ -57,6 +60,8 @@ enum TrackTable {
         let vehicle = parts.filter { $0.activity == .vehicle }.reduce(0.0) { $0 + $1.end - $1.start }
         var cells: [String] = []
         cells.append(String(format: "%.2f km", m.distance / 1000))
+        cells.append(m.distanceSource.rawValue)
+        cells.append(m.gpsDistance.map { String(format: "%.2f km", $0 / 1000) } ?? "-")
         cells.append(clock(m.elapsed))
         cells.append(clock(m.moving))
         // The moving pace, as every daemon answer gives it (record 0533).

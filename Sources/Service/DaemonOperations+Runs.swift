@@ -7,10 +7,19 @@ extension DaemonOperations {
     func runsIngest(_ request: Request) throws -> JSONValue {
         let user = try request.string("user")
         let runID = try request.runID()
-        let track = try WireTrack.track(from: request.optional("points"), op: "runs.ingest")
+        let input: RunInput
+        switch (request.optional("points"), request.optional("summary")) {
+        case (.some, .some):
+            throw RequestError.badRequest("runs.ingest: send either 'points' or 'summary', not both", field: "summary")
+        case (_, .some(let summary)):
+            input = .summary(try WireSummary.summary(from: summary, op: "runs.ingest"))
+        case (let points, nil):
+            let recording = try WireTrack.recording(from: points, op: "runs.ingest")
+            input = .track(recording.track, recordTimes: recording.recordTimes)
+        }
         return try WireErrors.engine("runs.ingest") {
             try RunIngestion(store: store, resolver: resolver, rules: plausibility)
-                .ingest(user: user, clientRunID: runID, track: track, now: clock.now())
+                .ingest(user: user, clientRunID: runID, input: input, now: clock.now())
         }
     }
 

@@ -24,6 +24,7 @@ extension DaemonOperations {
                 "calories_kcal": run.calories.map { r($0, 1) } ?? .null,
                 "source": .string(run.source),
                 "has_track": .bool(run.track != nil),
+                "distance_source": .string(stored.distanceSource.rawValue),
                 "splits": stored.splits.map { splits in .array(splits.map(RunJSON.split)) } ?? .null,
                 "excluded": stored.excluded.map { RunJSON.excluded($0, runStart: run.startTime) } ?? .null,
             ],

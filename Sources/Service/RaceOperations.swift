@@ -216,7 +216,7 @@ public final class RaceOperations: Sendable {
     func position(_ request: Request) throws -> JSONValue {
         let race = try request.string("race_id")
         let token = try request.string("participant_token")
-        let track = try WireTrack.track(from: request.optional("points"), op: "race.position")
+        let track = try WireTrack.track(from: request.optional("points"), op: "race.position", allowReadings: false)
         let events = try call(race) { try service.position(race, token: token, points: track.points, now: clock.now()) }
         // Rankings caused by this position name the runner and the newest point, so a client can
         // tell when its update went out (the race load test measures that delay).

@@ -37,6 +37,8 @@ enum WireErrors {
             return RequestError(code: .internal, message: message)
         case IngestError.refused(_, let refusal):
             return .badRequest(message, field: "points", index: refusal.index)
+        case IngestError.refusedSummary(_, let refusal):
+            return .badRequest(message, field: "summary." + refusal.field)
         case IngestError.emptyTrack, IngestError.impossible:
             return .badRequest(message, field: "points")
         case IngestError.runIDTaken:

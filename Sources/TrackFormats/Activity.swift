@@ -45,7 +45,9 @@ public struct DeviceTotals: Sendable, Equatable {
 public struct Activity: Sendable {
     /// Sport as the file names it, lower case (`running`, `cycling`, `biking`…), or `nil`.
     public var sport: String?
-    /// Fixes with a position, in file order. A fix without a time has `time` = NaN.
+    /// Fixes with a position, in file order (a fix without a time has `time` = NaN), and the
+    /// device's distance readings of every record that has one (FIT `record.distance`, TCX
+    /// `Trackpoint/DistanceMeters`), positioned or not, in file order (record 0116).
     public var track: Track
     /// Index in `track.points` of the first fix of each recorded segment (GPX `<trkseg>`, TCX
     /// `<Track>`, a FIT timer stop/start is not split); always starts with 0 when non-empty.

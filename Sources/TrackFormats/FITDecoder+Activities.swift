@@ -11,29 +11,57 @@ extension FITDecoder {
         10: "training", 11: "walking", 13: "e_biking", 15: "rowing", 17: "hiking", 21: "motorcycling",
     ]
 
-    /// The fixes of all records with a position, and the number of records.
-    func fixes() -> [(time: Double, point: TrackPoint?)] {
+    /// The records whose time `inside` accepts (a record without a time has time NaN): their
+    /// fixes (those with a position), their device distance readings (field 5, `distance`,
+    /// 1/100 m, with or without a position; record 0116), and how many records there were. One
+    /// pass straight into the two arrays (no array of every record's values in between).
+    func collect(_ inside: (Double) -> Bool) -> (points: [TrackPoint], readings: [DistanceSample], count: Int) {
+        var points: [TrackPoint] = [], readings: [DistanceSample] = [], count = 0
+        points.reserveCapacity(records.count)
+        for r in records {
+            let time = r.time.map { Double($0) + FITReader.epochOffset } ?? .nan
+            guard inside(time) else { continue }
+            count += 1
+            let (point, reading) = Self.decode(r.values, time: time)
+            if let reading { readings.append(reading) }
+            if let point { points.append(point) }
+        }
+        return (points, readings, count)
+    }
+
+    /// Every record in order: its time (NaN without one), its fix and its reading (`collect`'s
+    /// definitions; the fitparse truth tables compare them record by record).
+    func fixes() -> [(time: Double, point: TrackPoint?, reading: DistanceSample?)] {
         records.map { r in
             let time = r.time.map { Double($0) + FITReader.epochOffset } ?? .nan
-            var lat: Double? = nil, lon: Double? = nil, alt: Double? = nil, enhancedAlt: Double? = nil
-            var hr: Double? = nil, cad: Double? = nil, fraction: Double? = nil
-            for (n, v) in r.values {
-                switch n {
-                case 0: lat = v * Self.degreesPerSemicircle
-                case 1: lon = v * Self.degreesPerSemicircle
-                case 2: alt = v / 5 - 500
-                case 78: enhancedAlt = v / 5 - 500
-                case 3: hr = v
-                case 4: cad = v
-                case 53: fraction = v / 128
-                default: break
-                }
-            }
-            guard let lat, let lon, (-90...90).contains(lat) else { return (time, nil) }
-            if let f = fraction, let c = cad { cad = c + f }
-            return (time, TrackPoint(time: time, latitude: lat, longitude: lon, elevation: enhancedAlt ?? alt,
-                                     heartRate: hr, cadence: cad))
+            let (point, reading) = Self.decode(r.values, time: time)
+            return (time, point, reading)
         }
+    }
+
+    /// One record's fix (when it has a position with a latitude in [-90, 90]) and device
+    /// distance reading (when it has a distance and a finite time).
+    @inline(__always)
+    static func decode(_ values: [(UInt8, Double)], time: Double) -> (point: TrackPoint?, reading: DistanceSample?) {
+        var lat: Double? = nil, lon: Double? = nil, alt: Double? = nil, enhancedAlt: Double? = nil
+        var hr: Double? = nil, cad: Double? = nil, fraction: Double? = nil, distance: Double? = nil
+        for (n, v) in values {
+            switch n {
+            case 0: lat = v * degreesPerSemicircle
+            case 1: lon = v * degreesPerSemicircle
+            case 2: alt = v / 5 - 500
+            case 78: enhancedAlt = v / 5 - 500
+            case 3: hr = v
+            case 4: cad = v
+            case 5: distance = v / 100
+            case 53: fraction = v / 128
+            default: break
+            }
+        }
+        if let f = fraction, let c = cad { cad = c + f }
+        let reading = distance.flatMap { d in time.isFinite ? DistanceSample(time: time, distance: d, heartRate: hr, cadence: cad) : nil }
+        guard let lat, let lon, (-90...90).contains(lat) else { return (nil, reading) }
+        return (TrackPoint(time: time, latitude: lat, longitude: lon, elevation: enhancedAlt ?? alt, heartRate: hr, cadence: cad), reading)
     }
 
     /// Totals of a session (`isLap` false) or lap message, scaled to SI units.
@@ -59,11 +87,10 @@ extension FITDecoder {
     /// One activity per session; records and laps are assigned to the session whose time span
     /// [start, start + elapsed] holds them (all of them when there is one session).
     func activities() -> [Activity] {
-        let all = fixes()
         if sessions.isEmpty {
             guard !records.isEmpty else { return [] }
-            let points = all.compactMap(\.point)
-            return [Activity(track: Track(points: points), segmentStarts: points.isEmpty ? [] : [0],
+            let all = collect { _ in true }
+            return [Activity(track: Track(points: all.points, deviceDistances: all.readings), segmentStarts: all.points.isEmpty ? [] : [0],
                              recordCount: all.count, laps: laps.map { Self.totals($0, isLap: true) })]
         }
         let sessionTotals = sessions.map { Self.totals($0, isLap: false) }
@@ -72,13 +99,13 @@ extension FITDecoder {
             let start = totals.startTime ?? -.infinity
             let end = totals.elapsedTime.map { start + $0 } ?? sessions[k].timestamp.map { Double($0) + FITReader.epochOffset } ?? .infinity
             func inside(_ t: Double) -> Bool { single || (t >= start && t <= end) }
-            let mine = all.filter { inside($0.time) }
-            let points = mine.compactMap(\.point)
+            let mine = collect(inside)
             let myLaps = laps.map { Self.totals($0, isLap: true) }.filter { lap in
                 single || lap.startTime.map(inside) ?? false
             }
             let sport = sessions[k].value(5).flatMap { Self.sportNames[Int($0)] ?? "sport_\(Int($0))" }
-            return Activity(sport: sport, track: Track(points: points), segmentStarts: points.isEmpty ? [] : [0],
+            return Activity(sport: sport, track: Track(points: mine.points, deviceDistances: mine.readings),
+                            segmentStarts: mine.points.isEmpty ? [] : [0],
                             recordCount: mine.count, deviceTotals: totals, laps: myLaps)
         }
     }

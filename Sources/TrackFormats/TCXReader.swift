@@ -6,7 +6,8 @@ import Tracking
 /// Each `<Activity>` becomes one activity (sport from its `Sport` attribute); each `<Track>`
 /// starts a segment. Trackpoints without a `<Position>` are counted in `recordCount` but carry no
 /// fix. Per point: `Time`, `LatitudeDegrees`, `LongitudeDegrees`, `AltitudeMeters`,
-/// `HeartRateBpm/Value`, `Cadence` or the extension `RunCadence`. Laps give `laps` and the
+/// `HeartRateBpm/Value`, `Cadence` or the extension `RunCadence`, and `DistanceMeters` (the
+/// device's cumulative distance, with or without a position: `Track.deviceDistances`, record 0116). Laps give `laps` and the
 /// device totals: summed `TotalTimeSeconds` (as timer time), `DistanceMeters`, `Calories`;
 /// time-weighted average heart rate; largest maximum heart rate.
 public enum TCXReader {
@@ -19,7 +20,7 @@ public enum TCXReader {
     }
 
     private enum Field {
-        case none, time, latitude, longitude, altitude, pointHR, cadence
+        case none, time, latitude, longitude, altitude, pointHR, cadence, pointDistance
         case lapTime, lapDistance, lapCalories, lapAverageHR, lapMaximumHR, lapCadence
     }
     private enum HRContext { case none, point, lapAverage, lapMaximum }
@@ -29,6 +30,8 @@ public enum TCXReader {
         var activities: [Activity] = []
         var current: Activity? = nil
         var points: [TrackPoint] = []
+        var samples: [DistanceSample] = []
+        var pointDistance: Double? = nil
         var lap = DeviceTotals()
         var lapDepth = -1
         var inPoint = false, hasLatitude = false, hasLongitude = false
@@ -38,11 +41,12 @@ public enum TCXReader {
 
         func finishActivity() {
             guard var a = current else { return }
-            a.track = Track(points: points)
+            a.track = Track(points: points, deviceDistances: samples)
             a.deviceTotals = totals(of: a.laps)
             activities.append(a)
             current = nil
             points = []
+            samples = []
         }
 
         while true {
@@ -71,8 +75,9 @@ public enum TCXReader {
                     else if xml.nameIs("HeartRateBpm") { hr = .point }
                     else if xml.nameIs("Value") && hr == .point { field = .pointHR }
                     else if xml.nameIs("Cadence") || xml.nameIs("RunCadence") { field = .cadence }
+                    else if xml.nameIs("DistanceMeters") { field = .pointDistance }
                 } else if xml.nameIs("Trackpoint") {
-                    inPoint = true; hasLatitude = false; hasLongitude = false
+                    inPoint = true; hasLatitude = false; hasLongitude = false; pointDistance = nil
                     point = TrackPoint(time: .nan, latitude: 0, longitude: 0)
                 } else if xml.nameIs("Track") {
                     current?.segmentStarts.append(points.count)
@@ -113,6 +118,7 @@ public enum TCXReader {
                 case .altitude: point.elevation = v
                 case .pointHR: point.heartRate = v
                 case .cadence: point.cadence = v
+                case .pointDistance: pointDistance = v
                 case .lapTime: lap.timerTime = v
                 case .lapDistance: lap.distance = v
                 case .lapCalories: lap.calories = v
@@ -128,6 +134,9 @@ public enum TCXReader {
                     inPoint = false
                     current?.recordCount += 1
                     if hasLatitude && hasLongitude { points.append(point) }
+                    if let d = pointDistance, point.time.isFinite {
+                        samples.append(DistanceSample(time: point.time, distance: d, heartRate: point.heartRate, cadence: point.cadence))
+                    }
                 } else if xml.nameIs("Lap") && lapDepth == xml.depth + 1 {
                     current?.laps.append(lap)
                     lapDepth = -1

@@ -64,6 +64,15 @@ public struct MetricsConfiguration: Sendable {
     /// segment), else the window takes the forest's most probable other class. `.infinity`
     /// leaves no classifier vehicle windows.
     public var vehicleClassifierMinFast: Seconds
+    /// Whether the device's own distance stream (`Track.deviceDistances`) gives the distance
+    /// when it is sound against the fixes (default true; record 0116). False keeps the GPS sum.
+    public var useDeviceDistance: Bool
+    /// Bounds on the device's distance over the kept steps, as multiples of the GPS sum over the
+    /// same steps, widened by `deviceDistanceSlack` metres (defaults 0.8, 1.25 and 50 m; record
+    /// 0116): outside them the stream is taken for a wrong sensor or unit and the GPS sum is kept.
+    public var deviceDistanceMinRatio: Double
+    public var deviceDistanceMaxRatio: Double
+    public var deviceDistanceSlack: Meters
 
     public init(maxSpeed: Double = 12.5, maxAcceleration: Double = 2.5, pauseSpeed: Double = 0.5, resumeSpeed: Double = 1.0,
                 pauseWindowHalfWidth: Seconds = 5, jitterRadius: Meters = 5, distanceOnlyWhileMoving: Bool = false,
@@ -71,7 +80,9 @@ public struct MetricsConfiguration: Sendable {
                 splitLength: Meters = 1000, vehicleSpeed: Double = 7.0, vehicleWindowHalfWidth: Seconds = 5,
                 vehicleMinDuration: Seconds = 60, vehicleGapTolerance: Seconds = 30,
                 vehicleDropoutSpeed: Double = 3.0, vehicleDropoutDuration: Seconds = 300, classifyActivities: Bool = true,
-                vehicleClassifierMinDuration: Seconds = 360, vehicleClassifierMinFast: Seconds = 20) {
+                vehicleClassifierMinDuration: Seconds = 360, vehicleClassifierMinFast: Seconds = 20,
+                useDeviceDistance: Bool = true, deviceDistanceMinRatio: Double = 0.8, deviceDistanceMaxRatio: Double = 1.25,
+                deviceDistanceSlack: Meters = 50) {
         precondition(maxSpeed > 0 && pauseSpeed >= 0 && resumeSpeed >= pauseSpeed,
                      "MetricsConfiguration: need maxSpeed > 0 and 0 <= pauseSpeed <= resumeSpeed")
         precondition(maxAcceleration > 0, "MetricsConfiguration: maxAcceleration must be > 0, got \(maxAcceleration)")
@@ -103,6 +114,12 @@ public struct MetricsConfiguration: Sendable {
         self.classifyActivities = classifyActivities
         self.vehicleClassifierMinDuration = vehicleClassifierMinDuration
         self.vehicleClassifierMinFast = vehicleClassifierMinFast
+        precondition(deviceDistanceMinRatio >= 0 && deviceDistanceMaxRatio >= deviceDistanceMinRatio && deviceDistanceSlack >= 0,
+                     "MetricsConfiguration: need 0 <= deviceDistanceMinRatio <= deviceDistanceMaxRatio and deviceDistanceSlack >= 0")
+        self.useDeviceDistance = useDeviceDistance
+        self.deviceDistanceMinRatio = deviceDistanceMinRatio
+        self.deviceDistanceMaxRatio = deviceDistanceMaxRatio
+        self.deviceDistanceSlack = deviceDistanceSlack
     }
 
     public static let `default` = MetricsConfiguration()

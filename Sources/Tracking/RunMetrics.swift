@@ -9,6 +9,11 @@ import RunusCore
 /// moving?* — `AutoPause`, which decides moving time. Vehicle parts (record 0106) are left out: leading and trailing ones are cut off, and
 /// one in the middle counts neither distance nor moving time. An empty track gives zeros (start
 /// and end 0); one fix gives zero distance.
+///
+/// When the track carries the device's own distance readings (`Track.deviceDistances`), the
+/// distance of each kept step is the device's if its stream is sound against the fixes, vehicle
+/// parts still left out; a track with readings and no positions (a treadmill) is measured by
+/// its stream alone (record 0116). `init(summary:)` is a run known by its totals (record 0232).
 public struct RunMetrics: Sendable {
     /// First kept fix, Unix seconds.
     public let startTime: EpochSeconds
@@ -52,11 +57,36 @@ public struct RunMetrics: Sendable {
     /// its last; empty when the configuration does not classify (`classifyActivities` false) or
     /// the cleaned track has fewer than 2 fixes.
     public let activityParts: [ActivityPart]
+    /// Where `distance` comes from (record 0116): the GPS steps, the device's distance stream
+    /// over the same steps, or a summary's total.
+    public let distanceSource: DistanceSource
+    /// The GPS sum over the kept steps in metres (what `distance` is without the device's
+    /// stream); nil without positions.
+    public let gpsDistance: Meters?
+    /// The device stream's distance over the kept steps in metres when it was used (then equal
+    /// to `distance`); nil otherwise.
+    public let deviceDistance: Meters?
+    /// Why the track's device distance readings were not used, or which part of them was not,
+    /// one sentence naming the reading or the figures; nil when it had none or all were used.
+    public let deviceDistanceNote: String?
+    /// Whether the record's fixes have positions: false for a run measured by its device stream
+    /// alone and for a summary, whose missions cannot check places or heights.
+    public let hasPositions: Bool
 
     /// - Parameters:
     ///   - weightKg: body mass in kg (> 0), needed for calories.
     public init(track: Track, weightKg: Double? = nil, configuration: MetricsConfiguration = .default) {
         let cleaned = track.cleaned(configuration: configuration)
+        // No positions, or fixes over less than half the readings' time (a treadmill that caught
+        // a few fixes by a window): the stream alone (record 0116).
+        var streamNote: String? = nil
+        if !track.deviceDistances.isEmpty, configuration.useDeviceDistance,
+           RunMetrics.readingsOutlast(cleaned.points, track.deviceDistances) {
+            switch RunMetrics.streamOnly(track.deviceDistances, weightKg: weightKg, configuration: configuration) {
+            case .success(let metrics): self = metrics; return
+            case .failure(let problem): streamNote = problem.description
+            }
+        }
         // Classified once: the vehicle flags come from the same segments as `activityParts`
         // (`Track.vehicleSegments`, without a second classification).
         let classified = configuration.classifyActivities && cleaned.points.count >= 2
@@ -79,10 +109,29 @@ public struct RunMetrics: Sendable {
         let steps = JitterFilter.spreadSteps(points, radius: configuration.jitterRadius,
                                              spreadLimit: 2 * configuration.pauseWindowHalfWidth)
         let movingStates = AutoPause.flags(points, configuration: configuration)
+        // The steps whose distance counts: outside vehicle parts (and moving, when configured).
+        let counted = points.indices.map { i in
+            i > 0 && !vehicle[i] && (!configuration.distanceOnlyWhileMoving || movingStates[i])
+        }
+        // The device's distance over the same steps, when its stream is sound (record 0116).
+        var deviceSteps: [Meters]? = nil
+        var deviceNote = streamNote
+        if n >= 2, !track.deviceDistances.isEmpty, configuration.useDeviceDistance {
+            do {
+                let stream = try DeviceDistance.usable(track.deviceDistances)
+                switch DeviceDistance.steps(stream: stream, times: points.map(\.time), counted: counted, gpsSteps: steps,
+                                            configuration: configuration) {
+                case .success(let laid): deviceSteps = laid.steps; deviceNote = laid.note
+                case .failure(let problem): deviceNote = problem.description
+                }
+            } catch {
+                deviceNote = error.description
+            }
+        }
         var times: [EpochSeconds] = [], distances: [Meters] = [], movingFlags: [Bool] = []
         times.reserveCapacity(n); distances.reserveCapacity(n); movingFlags.reserveCapacity(n)
 
-        var cumulative: Meters = 0, movingTime: Seconds = 0
+        var cumulative: Meters = 0, gpsCumulative: Meters = 0, movingTime: Seconds = 0
         var hrWeighted = 0.0, hrSeconds = 0.0, cadenceWeighted = 0.0, cadenceSeconds = 0.0
         var maxHR: Double? = nil, maxCad: Double? = nil
         var elevation = KeptElevation(threshold: configuration.elevationThreshold)
@@ -92,7 +141,10 @@ public struct RunMetrics: Sendable {
                 let q = points[i - 1]
                 let dt = p.time - q.time
                 if isMoving { movingTime += dt }
-                if !vehicle[i] && (isMoving || !configuration.distanceOnlyWhileMoving) { cumulative += steps[i] }
+                if counted[i] {
+                    cumulative += deviceSteps?[i] ?? steps[i]
+                    gpsCumulative += steps[i]
+                }
                 if let h0 = q.heartRate, let h1 = p.heartRate {
                     hrWeighted += (h0 + h1) / 2 * dt; hrSeconds += dt
                 }
@@ -135,6 +187,31 @@ public struct RunMetrics: Sendable {
         maxHeartRate = maxHR
         averageCadence = cadenceSeconds > 0 ? cadenceWeighted / cadenceSeconds : nil
         maxCadence = maxCad
+        distanceSource = deviceSteps == nil ? .gps : .device
+        gpsDistance = n >= 1 ? gpsCumulative : nil
+        deviceDistance = deviceSteps == nil ? nil : cumulative
+        deviceDistanceNote = deviceNote
+        hasPositions = n >= 1
+    }
+
+    /// Every field given (paces derived), for the records that are not built from fixes
+    /// (`RunMetrics+Device.swift`).
+    init(startTime: EpochSeconds, endTime: EpochSeconds, distance: Meters, elapsed: Seconds, moving: Seconds,
+         elevationGain: Meters, elevationLoss: Meters, splits: [Split], mileSplits: [Split], calories: Double?,
+         averageHeartRate: Double?, maxHeartRate: Double?, averageCadence: Double?, maxCadence: Double?,
+         profile: DistanceProfile, activityParts: [ActivityPart], distanceSource: DistanceSource,
+         gpsDistance: Meters?, deviceDistance: Meters?, deviceDistanceNote: String?, hasPositions: Bool) {
+        self.startTime = startTime; self.endTime = endTime; self.distance = distance
+        self.elapsed = elapsed; self.moving = moving
+        self.elevationGain = elevationGain; self.elevationLoss = elevationLoss
+        averagePace = Pace.secondsPerKm(distance: distance, duration: elapsed)
+        movingPace = Pace.secondsPerKm(distance: distance, duration: moving)
+        self.splits = splits; self.mileSplits = mileSplits; self.calories = calories
+        self.averageHeartRate = averageHeartRate; self.maxHeartRate = maxHeartRate
+        self.averageCadence = averageCadence; self.maxCadence = maxCadence
+        self.profile = profile; self.activityParts = activityParts
+        self.distanceSource = distanceSource; self.gpsDistance = gpsDistance; self.deviceDistance = deviceDistance
+        self.deviceDistanceNote = deviceDistanceNote; self.hasPositions = hasPositions
     }
 
     /// One mile in metres (international mile).

@@ -48,8 +48,16 @@ public struct TrackPoint: Sendable, Equatable {
     }
 }
 
-/// A recorded run: fixes in recording order (not necessarily clean; see `Track.cleaned`).
+/// A recorded run: fixes in recording order (not necessarily clean; see `Track.cleaned`), and
+/// the device's own distance readings when it recorded them (record 0116; empty otherwise). A
+/// treadmill run has readings and no fix.
 public struct Track: Sendable, Equatable {
     public var points: [TrackPoint]
-    public init(points: [TrackPoint]) { self.points = points }
+    /// The device's cumulative distance readings in recording order, with or without a fix at
+    /// the same instant; not checked (`DeviceDistance.usable` does that).
+    public var deviceDistances: [DistanceSample]
+    public init(points: [TrackPoint], deviceDistances: [DistanceSample] = []) {
+        self.points = points
+        self.deviceDistances = deviceDistances
+    }
 }

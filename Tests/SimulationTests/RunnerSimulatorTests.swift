@@ -34,8 +34,8 @@ struct RunnerSimulatorTests {
                     #expect(a.progress != nil)
                 case .expired:
                     #expect(a.pTrue == nil && a.runID == nil)
-                case .offered:
-                    Issue.record("simulated offers are always decided or expired")
+                case .offered, .replaced:
+                    Issue.record("simulated offers are always decided or expired, never left offered or replaced")
                 }
                 #expect(a.modelVersion == SimulationConfiguration.policyVersion)
             }

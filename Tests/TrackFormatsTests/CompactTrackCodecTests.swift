@@ -73,8 +73,8 @@ struct CompactTrackCodecTests {
         #expect(throws: TrackFormatError.unsupportedVersion(offset: 0, version: 9, supported: [1])) {
             try CompactTrackCodec.decode([9, 0, 0])
         }
-        #expect(throws: TrackFormatError.corrupt(offset: 1, message: "unknown flag bits in 0x10")) {
-            try CompactTrackCodec.decode([1, 0x10, 0])
+        #expect(throws: TrackFormatError.corrupt(offset: 1, message: "unknown flag bits in 0x20")) {
+            try CompactTrackCodec.decode([1, 0x20, 0])
         }
         var blob = CompactTrackCodec.encode(Track(points: [TrackPoint(time: 1, latitude: 1, longitude: 1)]))
         blob.append(0)

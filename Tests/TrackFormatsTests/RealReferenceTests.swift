@@ -70,6 +70,7 @@ struct RealReferenceTests {
             let header = rows[0]
             let (cHR, cLat, cLon, cAlt) = (header.firstIndex(of: "heart_rate")!, header.firstIndex(of: "position_lat")!,
                                            header.firstIndex(of: "position_long")!, header.firstIndex(of: "altitude")!)
+            let cDistance = header.firstIndex(of: "distance")!
             let truth = Array(rows.dropFirst().filter { $0.count == header.count })
             let bytes = SharedData.bytes("reference/fitparse/files/\(name).fit")
             let fixes = try bytes.withUnsafeBufferPointer { b in
@@ -81,6 +82,12 @@ struct RealReferenceTests {
             var previous: [String]? = nil
             for (fix, row) in zip(fixes, truth) {
                 defer { previous = row }
+                // The device's distance reading (record 0116): fitparse gives metres, we read 1/100 m.
+                if let d = Double(row[cDistance]), fix.time.isFinite {
+                    #expect(fix.reading.map { abs($0.distance - d) < 1e-9 } == true, "\(name): distance \(d)")
+                } else {
+                    #expect(fix.reading == nil, "\(name)")
+                }
                 guard let p = fix.point else {
                     // The truth CSV carries the last position forward over records that have none.
                     #expect(row[cLat] == previous?[cLat] && row[cLon] == previous?[cLon], "\(name)")
