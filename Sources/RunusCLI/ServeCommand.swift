@@ -4,6 +4,7 @@ import ModelStore
 import Engine
 import Server
 import Storage
+import PostgresStorage
 import Learning
 import Tracking
 import Service
@@ -84,13 +85,15 @@ enum ServeCommand: Command {
         let source = try ModelSource(model: arguments.string("model"), models: try arguments.require("models"))
         let databasePath = try arguments.require("db")
         // One daemon per SQLite file: a second one is refused here, naming the first (record 0526).
-        // A PostgreSQL database has no file to lock (replicas: docs/deploy.md).
+        // One per PostgreSQL database too, until replicas share races (record 0406 amendment).
         var lock: ServeLock?
         if case .sqlite(let path) = StoreLocation(databasePath), path != ":memory:" {
             lock = try ServeLock(databasePath: path, now: SystemClock().now())
         }
         defer { lock?.release() }
         let store = try StoreOpening.open(databasePath, for: .daemon, log: log)
+        let serverLock = try (store as? PostgresStore).map { try PostgresServeLock(store: $0) }
+        defer { serverLock?.release() }
         var daemon = DaemonConfiguration(server: configuration, store: store,
                                          loadModel: { try ModelFiles.readAny(from: try source.directory()) })
         daemon.plausibility.rewardWindow = try arguments.double("reward-window-days", in: 1...365)! * 86_400
