@@ -96,6 +96,20 @@ public final class SQLiteConnection: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` (one autocommit write) with `synchronous=NORMAL` instead of FULL, holding the
+    /// lock so that no other write commits in between: in WAL mode the commit survives the
+    /// process being killed, and only a power loss or OS crash before the next FULL commit or
+    /// checkpoint can lose it (race positions, record 0526 amendment). Inside a transaction the
+    /// setting is left alone (the outer commit decides).
+    public func withRelaxedSync<T>(_ body: () throws -> T) throws -> T {
+        try lock.withLock {
+            guard transactionDepth == 0 else { return try body() }
+            try execute("PRAGMA synchronous=NORMAL")
+            defer { try? execute("PRAGMA synchronous=FULL") }
+            return try body()
+        }
+    }
+
     /// Runs `body` with the cached prepared statement for `sql` (prepared on first use), holding
     /// the connection lock; the statement is reset and its bindings cleared afterwards, so no
     /// read transaction stays open.

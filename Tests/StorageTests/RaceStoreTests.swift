@@ -30,6 +30,9 @@ struct RaceStoreTests {
                 RaceLogEntry(raceID: "a", seq: 3, kind: .leave, userID: "ana", tokenDigest: SHA256.hex("t1"), time: 2020, points: nil),
             ]
             for e in entries.reversed() { try store.appendRaceEntry(e) }
+            // Appends commit with synchronous=NORMAL and put FULL back for every other write.
+            let sync = try store.connection.withStatement("PRAGMA synchronous") { s -> Int in _ = try s.step(); return s.int(at: 0) }
+            #expect(sync == 2, "synchronous must be FULL (2) again after a race append, got \(sync)")
             #expect(try store.raceEntries(race: "a") == entries)
             #expect(throws: StorageError.self) { try store.appendRaceEntry(entries[0]) }
             #expect(try store.races(user: "ana") == [a])
