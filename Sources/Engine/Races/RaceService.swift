@@ -236,10 +236,10 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
     /// A runner leaves; one who leaves a running race has what they ran stored as a run now.
     public func leave(_ id: String, token: String, now: EpochSeconds) throws -> [SequencedRaceEvent] {
         let digest = Self.digest(token)
-        let user = try participant(id, token: token) ?? ""
+        let user = try participant(id, tokenDigest: digest) ?? ""
         let running = try summary(id).phase == .running
         let events = try update(id, now: now, log: (.leave, user, digest, nil)) { try $0.leave(tokenDigest: digest, now: now) }
-        if running { storeRaceRun(race: id, user: user, tokenDigest: digest, until: nil, now: now) }
+        if running { storeLeaverRun(race: id, user: user, tokenDigest: digest, now: now) }
         return events
     }
 
@@ -251,7 +251,7 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
         let fresh = try positionRules.fresh(points, now: now)
         let encoded = CompactTrackCodec.encode(Track(points: fresh))
         let stored = try CompactTrackCodec.decode(encoded).points
-        let user = try participant(id, token: token) ?? ""
+        let user = try participant(id, tokenDigest: digest) ?? ""
         return try update(id, now: now, log: (.position, user, digest, encoded)) {
             try $0.position(tokenDigest: digest, points: stored, now: now)
         }
@@ -273,8 +273,11 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
 
     /// The runner a participant token belongs to in race `id`.
     public func participant(_ id: String, token: String) throws -> UserID? {
-        let digest = Self.digest(token)
-        return try box(id).state.withLock { $0.room.participant(tokenDigest: digest) }
+        try participant(id, tokenDigest: Self.digest(token))
+    }
+
+    private func participant(_ id: String, tokenDigest: String) throws -> UserID? {
+        try box(id).state.withLock { $0.room.participant(tokenDigest: tokenDigest) }
     }
 
     /// Advances every room's clock; returns the events per race id. Rooms finished more than
@@ -411,33 +414,36 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
             try store.insertRaceResults(rows)
             // Every runner's track becomes a run in the same transaction (a crash leaves both or
             // neither); a runner who left was stored then, and storing again changes nothing.
+            // The log is read once and split by runner (a 1,000-runner race has millions of rows).
             let settings = try self.settings(raceID)
-            for (user, digest) in try runnersWhoRan(raceID) {
+            for (user, entries) in Self.positionsByRunner(try store.raceEntries(race: raceID)) {
                 let finish = ranking.first { $0.userID == user }?.finishTime.map { settings.startTime + $0 }
-                storeRaceRun(race: raceID, user: user, tokenDigest: digest, until: finish, now: now)
+                storeRaceRun(race: raceID, settings: settings, user: user, positions: entries, until: finish, now: now)
             }
             return awards
         }
     }
 
-    /// Runners with positions in the race's log, with their token digests, in first-seen order.
-    private func runnersWhoRan(_ raceID: String) throws -> [(UserID, String)] {
-        var seen: Set<String> = [], out: [(UserID, String)] = []
-        for entry in try store.raceEntries(race: raceID) where entry.kind == .position && seen.insert(entry.tokenDigest).inserted {
-            out.append((entry.userID, entry.tokenDigest))
+    /// The `position` entries of a log per runner (by token digest), runners in first-seen order.
+    static func positionsByRunner(_ log: [RaceLogEntry]) -> [(UserID, [RaceLogEntry])] {
+        var order: [String] = [], byDigest: [String: [RaceLogEntry]] = [:]
+        for entry in log where entry.kind == .position {
+            if byDigest[entry.tokenDigest] == nil { order.append(entry.tokenDigest) }
+            byDigest[entry.tokenDigest, default: []].append(entry)
         }
-        return out
+        return order.compactMap { digest in byDigest[digest].flatMap { e in e.first.map { ($0.userID, e) } } }
     }
 
-    /// Stores what a runner ran in race `race` as their run (client run id: the race id;
-    /// `source: race`): run XP, mission checks and history, like any run. Only points from the
-    /// start (to the finish instant `until` for a finisher) count. A track that cannot be a run
-    /// (fewer than two usable points, refused by the plausibility rules) is not stored: the race
-    /// result stands without it.
-    private func storeRaceRun(race: String, user: UserID, tokenDigest: String, until: EpochSeconds?, now: EpochSeconds) {
-        guard let raceRuns, let settings = try? settings(race), let entries = try? store.raceEntries(race: race) else { return }
+    /// Stores what a runner ran in race `race` (their `position` entries, in log order) as their
+    /// run (client run id: the race id; `source: race`): run XP, mission checks and history,
+    /// like any run. Only points from the start (to the finish instant `until` for a finisher)
+    /// count. A track that cannot be a run (fewer than two usable points, refused by the
+    /// plausibility rules) is not stored: the race result stands without it.
+    private func storeRaceRun(race: String, settings: RaceSettings, user: UserID, positions: [RaceLogEntry],
+                              until: EpochSeconds?, now: EpochSeconds) {
+        guard let raceRuns else { return }
         var points: [TrackPoint] = []
-        for entry in entries where entry.kind == .position && entry.tokenDigest == tokenDigest {
+        for entry in positions {
             guard let bytes = entry.points, let track = try? CompactTrackCodec.decode(bytes) else { continue }
             // A finisher's run ends at the first point on or past the line.
             for p in track.points where p.time >= settings.startTime && (points.last.map { p.time > $0.time } ?? true)
@@ -447,6 +453,13 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
         }
         guard points.count >= 2 else { return }
         _ = try? raceRuns.ingest(user: user, clientRunID: race, track: Track(points: points), now: now, source: "race")
+    }
+
+    /// Stores a leaver's run now (the end's ingest then finds it).
+    private func storeLeaverRun(race: String, user: UserID, tokenDigest: String, now: EpochSeconds) {
+        guard raceRuns != nil, let settings = try? settings(race), let log = try? store.raceEntries(race: race) else { return }
+        let positions = log.filter { $0.kind == .position && $0.tokenDigest == tokenDigest }
+        storeRaceRun(race: race, settings: settings, user: user, positions: positions, until: nil, now: now)
     }
 }
 
