@@ -50,6 +50,40 @@ extension ConnectionPool {
         }
     }
 
+    /// A READ COMMITTED transaction that never runs twice: every statement sees what committed
+    /// before it, and row locks (not serialisability) order the writers. For bodies that change
+    /// the caller's memory as they go (the race log's locked appends, record 0541), which a
+    /// retry would apply twice; any failure is thrown as it is, after a rollback. Inside another
+    /// transaction it is a savepoint of that one.
+    func readCommittedTransaction<T>(_ body: () throws -> T) throws -> T {
+        if let connection = boundConnection { return try savepoint(on: connection, body) }
+        let connection = try checkOut()
+        bind(connection)
+        defer {
+            unbind()
+            checkIn(connection)
+        }
+        do {
+            try connection.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
+            connection.depth = 1
+            let result = try body()
+            if let abort = connection.abort { throw abort.error }
+            connection.commitSent = true
+            let tag = try connection.execute("COMMIT")
+            guard tag == "COMMIT" else {
+                throw StorageError.postgres(operation: "COMMIT", sql: "COMMIT", state: "25P02",
+                                            message: "the server rolled the transaction back (answered \(tag))")
+            }
+            connection.resetTransactionState()
+            return result
+        } catch {
+            let depth = connection.depth
+            connection.resetTransactionState()
+            if !connection.isBroken, depth > 0 { _ = try? connection.execute("ROLLBACK") }
+            throw error
+        }
+    }
+
     private func outermost<T>(on connection: PGConnection, _ body: () throws -> T) throws -> T {
         try connection.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")
         connection.depth = 1

@@ -224,6 +224,36 @@ final class PGConnection {
         }
     }
 
+    // MARK: Notifications (record 0541)
+
+    /// Waits up to `seconds` for the server to send something, reads it, and returns the
+    /// notifications that arrived as (channel, payload). Throws `unavailable` when the
+    /// connection is lost.
+    func notifications(waiting seconds: Double) throws -> [(channel: String, payload: String)] {
+        guard !isBroken else { throw unavailable("LISTEN", "the connection was lost", detail: "") }
+        var out: [(channel: String, payload: String)] = []
+        func drain() {
+            while let notify = PQnotifies(handle) {
+                let channel = notify.pointee.relname.map { String(cString: $0) } ?? ""
+                let payload = notify.pointee.extra.map { String(cString: $0) } ?? ""
+                PQfreemem(notify)
+                out.append((channel, payload))
+            }
+        }
+        drain()
+        guard out.isEmpty else { return out }
+        switch SocketWait.wait(PQsocket(handle), reading: true, writing: false, until: SocketWait.deadline(after: seconds)) {
+        case .timedOut: return out
+        case .failed(let why):
+            markLost()
+            throw unavailable("LISTEN", why, detail: libpqMessage)
+        case .ready:
+            if PQconsumeInput(handle) == 0 || PQstatus(handle) == CONNECTION_BAD { throw lost("LISTEN", "LISTEN") }
+            drain()
+            return out
+        }
+    }
+
     // MARK: Errors
 
     /// SQLSTATE 22021, what the server answers for text it cannot store (U+0000).

@@ -24,7 +24,13 @@ enum PostgresSQL {
         "DELETE FROM mission_assignments WHERE user_id = $1",
         "DELETE FROM runs WHERE user_id = $1",
         "DELETE FROM users WHERE id = $1",
+        // Last: the deletes above bumped it. Numbers come from one sequence, so a runner made
+        // again under the same id never meets a generation a cache kept from before.
+        "DELETE FROM user_generations WHERE user_id = $1",
     ].map { PGQuery($0, [.text]) }
+    /// The number the triggers of schema version 3 change at every write to a runner's profile,
+    /// runs or missions (record 0541); no row: 0.
+    static let userGeneration = PGQuery("SELECT generation FROM user_generations WHERE user_id = $1", [.text])
     static let userByID = PGQuery("SELECT \(userColumns) FROM users WHERE id = $1", [.text])
     static let allUsers = PGQuery("SELECT \(userColumns) FROM users ORDER BY id")
 
@@ -115,7 +121,7 @@ enum PostgresSQL {
     static let removeAll = [
         "DELETE FROM race_results", "DELETE FROM race_entries", "DELETE FROM races",
         "DELETE FROM ingest_answers", "DELETE FROM badges", "DELETE FROM rewards",
-        "DELETE FROM mission_assignments", "DELETE FROM runs", "DELETE FROM users",
+        "DELETE FROM mission_assignments", "DELETE FROM runs", "DELETE FROM users", "DELETE FROM user_generations",
     ].map { PGQuery($0) }
 
     // MARK: races (record 0526)
@@ -137,6 +143,21 @@ enum PostgresSQL {
     static let entries = PGQuery("""
         SELECT race_id, seq, kind, user_id, token_sha256, time, points FROM race_entries WHERE race_id = $1 ORDER BY seq
         """, [.text])
+    // Replicas (record 0541).
+    static let race = PGQuery("SELECT \(raceColumns) FROM races WHERE id = $1", [.text])
+    /// The race's lock: every daemon's commands of one race take it, one after the other.
+    static let lockRace = PGQuery("SELECT cancelled_at IS NOT NULL FROM races WHERE id = $1 FOR UPDATE", [.text])
+    static let entriesAfter = PGQuery("""
+        SELECT race_id, seq, kind, user_id, token_sha256, time, points FROM race_entries
+        WHERE race_id = $1 AND seq > $2 ORDER BY seq
+        """, [.text, .int8])
+    /// Whether the race was cancelled and its entries after a seq, in one round trip: one row
+    /// with null entry columns when there are none, no row for an unknown race.
+    static let raceTail = PGQuery("""
+        SELECT r.cancelled_at IS NOT NULL, e.race_id, e.seq, e.kind, e.user_id, e.token_sha256, e.time, e.points
+        FROM races r LEFT JOIN race_entries e ON e.race_id = r.id AND e.seq > $2
+        WHERE r.id = $1 ORDER BY e.seq
+        """, [.text, .int8])
     static let resultColumns = """
         race_id, rank, user_id, status, distance_m, finish_time_s, elapsed_pace_s_per_km, gap_m, time_gap_s, xp, \
         badges_json, finished_at

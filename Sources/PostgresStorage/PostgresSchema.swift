@@ -16,6 +16,7 @@ enum PostgresSchema {
     static let migrations: [Migration] = [
         Migration(version: 1, sql: version1),
         Migration(version: 2, sql: version2),
+        Migration(version: 3, sql: version3),
     ]
 
     static var currentVersion: Int { migrations.count }
@@ -155,5 +156,43 @@ enum PostgresSchema {
             PRIMARY KEY (race_id, user_id),
             UNIQUE (race_id, rank)
         );
+        """
+
+    /// Replicas (docs/decisions/0541-replicas.md): a runner's generation, a number the database
+    /// changes at every write to their profile, runs or missions, whichever daemon made it; a
+    /// daemon's missions.today cache keeps what it computed only while the number stands.
+    /// Triggers, so that no write path can forget it; numbers from one sequence, never reused.
+    static let version3 = """
+        CREATE SEQUENCE user_generation_seq;
+        CREATE TABLE user_generations (
+            user_id text COLLATE "C" PRIMARY KEY,
+            generation bigint NOT NULL
+        );
+        CREATE FUNCTION runus_bump_generation(uid text) RETURNS void LANGUAGE sql AS $$
+            INSERT INTO user_generations (user_id, generation) VALUES (uid, nextval('user_generation_seq'))
+            ON CONFLICT (user_id) DO UPDATE SET generation = excluded.generation
+        $$;
+        CREATE FUNCTION runus_runner_row_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP <> 'INSERT' THEN PERFORM runus_bump_generation(OLD.user_id); END IF;
+            IF TG_OP = 'INSERT' OR (TG_OP = 'UPDATE' AND NEW.user_id IS DISTINCT FROM OLD.user_id) THEN
+                PERFORM runus_bump_generation(NEW.user_id);
+            END IF;
+            RETURN NULL;
+        END $$;
+        CREATE FUNCTION runus_user_row_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP <> 'INSERT' THEN PERFORM runus_bump_generation(OLD.id); END IF;
+            IF TG_OP = 'INSERT' OR (TG_OP = 'UPDATE' AND NEW.id IS DISTINCT FROM OLD.id) THEN
+                PERFORM runus_bump_generation(NEW.id);
+            END IF;
+            RETURN NULL;
+        END $$;
+        CREATE TRIGGER users_generation AFTER INSERT OR UPDATE OR DELETE ON users
+            FOR EACH ROW EXECUTE FUNCTION runus_user_row_changed();
+        CREATE TRIGGER runs_generation AFTER INSERT OR UPDATE OR DELETE ON runs
+            FOR EACH ROW EXECUTE FUNCTION runus_runner_row_changed();
+        CREATE TRIGGER mission_assignments_generation AFTER INSERT OR UPDATE OR DELETE ON mission_assignments
+            FOR EACH ROW EXECUTE FUNCTION runus_runner_row_changed();
         """
 }

@@ -33,19 +33,57 @@ extension PostgresStore: RaceStore {
     /// A race's log; a row whose kind this build does not know, or whose numbers no command
     /// can have, is left out with a logged warning (the replay then refuses what depended on it).
     public func raceEntries(race: String) throws -> [RaceLogEntry] {
-        let r = try rows(PostgresSQL.entries, [.text(race)])
+        entries(try rows(PostgresSQL.entries, [.text(race)]), race: race, from: 0)
+    }
+
+    /// Entries from the rows' column `from` on (race_id, seq, kind, user_id, token, time, points);
+    /// rows whose entry columns are null (a left join without a match) are none.
+    func entries(_ r: PGRows, race: String, from c: Int) -> [RaceLogEntry] {
         var entries: [RaceLogEntry] = []
-        for i in 0..<r.count {
-            let seq = try r.int(i, 1), time = try r.double(i, 5)
-            guard let kind = RaceLogEntry.Kind(rawValue: try r.string(i, 2)), time.isFinite else {
+        for i in 0..<r.count where !r.isNull(i, c + 1) {
+            guard let seq = try? r.int(i, c + 1), let time = try? r.double(i, c + 5), time.isFinite,
+                  let kindText = try? r.string(i, c + 2), let kind = RaceLogEntry.Kind(rawValue: kindText),
+                  let raceID = try? r.string(i, c), let user = try? r.string(i, c + 3),
+                  let token = try? r.string(i, c + 4), r.isNull(i, c + 6) || (try? r.bytes(i, c + 6)) != nil else {
                 log(#"{"level":"warning","event":"race_entry_skipped","race_id":"# + JSONWriter.string(.string(race))
-                    + #","seq":\#(seq)}"#)
+                    + #","seq":\#((try? r.int(i, c + 1)) ?? 0)}"#)
                 continue
             }
-            entries.append(RaceLogEntry(raceID: try r.string(i, 0), seq: seq, kind: kind, userID: try r.string(i, 3),
-                                        tokenDigest: try r.string(i, 4), time: time, points: try r.optionalBytes(i, 6)))
+            entries.append(RaceLogEntry(raceID: raceID, seq: seq, kind: kind, userID: user, tokenDigest: token,
+                                        time: time, points: r.isNull(i, c + 6) ? nil : try? r.bytes(i, c + 6)))
         }
         return entries
+    }
+
+    /// Replicas share the races (record 0541).
+    public var racesAreShared: Bool { true }
+
+    public func race(id: String) throws -> StoredRace? {
+        try Self.races(try rows(PostgresSQL.race, [.text(id)])).first
+    }
+
+    public func raceTail(race: String, after seq: Int) throws -> RaceLogTail? {
+        let r = try rows(PostgresSQL.raceTail, [.text(race), .int(seq)])
+        guard r.count > 0 else { return nil }
+        return RaceLogTail(cancelled: try r.bool(0, 0), entries: entries(r, race: race, from: 1))
+    }
+
+    /// `SELECT … FOR UPDATE` of the race's row in a READ COMMITTED transaction (record 0541):
+    /// a second daemon's command of the same race waits for the first to commit, and its next
+    /// statement then reads what the first appended. Never run again on a conflict: `build`
+    /// changes the caller's memory (the pool's `readCommittedTransaction`).
+    @discardableResult
+    public func appendRaceEntry(race: String, after seq: Int, _ build: (RaceLogTail) throws -> RaceLogEntry?) throws -> Bool {
+        try pool.readCommittedTransaction {
+            let lock = try rows(PostgresSQL.lockRace, [.text(race)])
+            guard lock.count > 0 else { throw StorageError.notFound(table: "races", id: race) }
+            let cancelled = try lock.bool(0, 0)
+            let tail = RaceLogTail(cancelled: cancelled,
+                                   entries: entries(try rows(PostgresSQL.entriesAfter, [.text(race), .int(seq)]), race: race, from: 0))
+            guard let entry = try build(tail) else { return false }
+            try appendRaceEntry(entry)
+            return true
+        }
     }
 
     public func insertRaceResults(_ results: [StoredRaceResult]) throws {
@@ -79,5 +117,13 @@ extension PostgresStore: RaceStore {
                        inviteDigest: try r.optionalString(i, 7), createdAt: try r.double(i, 8),
                        cancelledAt: try r.optionalDouble(i, 9))
         }
+    }
+}
+
+/// Runners' generations (schema version 3, record 0541), read by the daemons' caches.
+extension PostgresStore: GenerationStore {
+    public func generation(user: UserID) throws -> Int64? {
+        let r = try rows(PostgresSQL.userGeneration, [.text(user)])
+        return r.count > 0 ? try r.int64(0, 0) : 0
     }
 }

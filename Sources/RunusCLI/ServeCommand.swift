@@ -85,17 +85,16 @@ enum ServeCommand: Command {
         let source = try ModelSource(model: arguments.string("model"), models: try arguments.require("models"))
         let databasePath = try arguments.require("db")
         // One daemon per SQLite file: a second one is refused here, naming the first (record 0526).
-        // One per PostgreSQL database too, until replicas share races (record 0406 amendment).
+        // On PostgreSQL any number of replicas share the database (record 0541).
         var lock: ServeLock?
         if case .sqlite(let path) = StoreLocation(databasePath), path != ":memory:" {
             lock = try ServeLock(databasePath: path, now: SystemClock().now())
         }
         defer { lock?.release() }
         let store = try StoreOpening.open(databasePath, for: .daemon, log: log)
-        let serverLock = try (store as? PostgresStore).map { try PostgresServeLock(store: $0) }
-        defer { serverLock?.release() }
         var daemon = DaemonConfiguration(server: configuration, store: store,
                                          loadModel: { try ModelFiles.readAny(from: try source.directory()) })
+        daemon.peers = (store as? PostgresStore).map { PostgresPeerChannel(store: $0, log: log) }
         daemon.plausibility.rewardWindow = try arguments.double("reward-window-days", in: 1...365)! * 86_400
         daemon.log = log
         let running = try Daemon(daemon)

@@ -81,7 +81,34 @@ public struct StoredRaceResult: Sendable, Equatable {
     }
 }
 
+/// What a daemon does not know yet of a race that other daemons on the same database changed
+/// (docs/decisions/0541-replicas.md): the entries after the last one it applied, and whether
+/// the host called the race off.
+public struct RaceLogTail: Sendable, Equatable {
+    public let cancelled: Bool
+    /// Entries after the given seq, in `seq` order.
+    public let entries: [RaceLogEntry]
+
+    public init(cancelled: Bool, entries: [RaceLogEntry]) { self.cancelled = cancelled; self.entries = entries }
+}
+
 public protocol RaceStore: Sendable {
+    /// Whether other daemons may write the same races at the same time (PostgreSQL replicas):
+    /// a daemon then catches its rooms up from the log before it uses them. False for a store
+    /// only one daemon may serve (SQLite: `ServeLock`).
+    var racesAreShared: Bool { get }
+    /// The race with this id, cancelled or not; nil when there is none.
+    func race(id: String) throws -> StoredRace?
+    /// The entries of race `race` after `seq` and whether it was cancelled; nil for no such race.
+    func raceTail(race: String, after seq: Int) throws -> RaceLogTail?
+    /// Appends the next command of race `race` while holding the race's lock, which every
+    /// daemon on the database takes for its commands, in one transaction: `build` receives the
+    /// tail after `seq` (commands other daemons appended since, to apply first) and returns the
+    /// entry to append (numbered after the tail's last), or nil to append nothing; other writes
+    /// it makes through this store join the transaction. Throws what `build` throws (nothing is
+    /// written then). Returns whether an entry was appended.
+    @discardableResult
+    func appendRaceEntry(race: String, after seq: Int, _ build: (RaceLogTail) throws -> RaceLogEntry?) throws -> Bool
     /// Stores a new race; throws when the id exists (ids are never reused).
     func insertRace(_ race: StoredRace) throws
     /// Marks a race called off at `time`.

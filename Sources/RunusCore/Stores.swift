@@ -58,7 +58,20 @@ public protocol RewardStore: Sendable {
 
 /// Everything the engine needs from storage.
 public typealias EngineStore = UserStore & RunStore & MissionStore & RewardStore & BadgeStore & IngestLedger
-    & RaceStore & TransactionalStore
+    & RaceStore & TransactionalStore & GenerationStore
+
+/// What lets a daemon's caches stay true when other daemons write the same database
+/// (docs/decisions/0541-replicas.md).
+public protocol GenerationStore: Sendable {
+    /// A number that changes at every write to `user`'s profile, runs or missions, by any
+    /// daemon, and never comes back; nil when only this daemon writes the store (its own
+    /// writes invalidate its caches directly).
+    func generation(user: UserID) throws -> Int64?
+}
+
+extension GenerationStore {
+    public func generation(user: UserID) throws -> Int64? { nil }
+}
 
 public protocol BadgeStore: Sendable {
     /// Records a badge; returns false (and changes nothing) when the runner already has it.

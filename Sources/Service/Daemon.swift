@@ -22,6 +22,9 @@ public struct DaemonConfiguration: Sendable {
     public var log: @Sendable (String) -> Void = ServerConfiguration.logToStandardError
     /// Whether a thread advances the race rooms once a second (tests drive ticks themselves).
     public var runsRaceClock = true
+    /// The other daemons on a shared database (PostgreSQL replicas, record 0541); nil when the
+    /// daemon is alone on its store.
+    public var peers: (any PeerChannel)?
 
     public init(server: ServerConfiguration, store: any EngineStore,
                 loadModel: @escaping @Sendable () throws -> AnyModelArtifact) {
@@ -41,6 +44,7 @@ public final class Daemon: Sendable {
     public let initialModelVersion: String
     private let raceClock: RaceClock?
     private let log: @Sendable (String) -> Void
+    private let peers: (any PeerChannel)?
 
     /// Builds everything; throws when the model cannot be read or its schema is foreign.
     public init(_ configuration: DaemonConfiguration) throws {
@@ -51,11 +55,12 @@ public final class Daemon: Sendable {
         let artifact = try configuration.loadModel()
         let pusher = ServerPusher()
         let races = RaceOperations(store: configuration.store, resolver: configuration.resolver, clock: configuration.clock,
-                                   pusher: pusher, limits: configuration.raceLimits, runRules: configuration.plausibility)
+                                   pusher: pusher, limits: configuration.raceLimits, runRules: configuration.plausibility,
+                                   peers: configuration.peers)
         let reloader = ModelReloader(loadModel: configuration.loadModel, store: configuration.store, clock: configuration.clock,
                                      resolver: configuration.resolver, startedAt: configuration.clock.now(), stats: Stats(),
                                      log: configuration.log, persistentOperations: { races.register(on: $0) },
-                                     plausibility: configuration.plausibility)
+                                     plausibility: configuration.plausibility, peers: configuration.peers)
         var serverConfiguration = configuration.server
         serverConfiguration.log = configuration.log
         let server = LineServer(configuration: serverConfiguration, router: try reloader.initialRouter(model: artifact))
@@ -71,6 +76,7 @@ public final class Daemon: Sendable {
         self.initialModelVersion = artifact.modelVersion
         self.raceClock = configuration.runsRaceClock ? RaceClock(races: races) : nil
         self.log = configuration.log
+        self.peers = configuration.peers
     }
 
     /// Binds the listeners and, with `signals`, installs the process's signals (SIGTERM/SIGINT
@@ -83,6 +89,11 @@ public final class Daemon: Sendable {
         }
         let bound = try server.start()
         raceClock?.start()
+        // Other daemons' messages: a reload asked of one of them, races whose logs grew.
+        try peers?.start { [reloader, races] message in
+            if message.reload { reloader.reloadLogging(trigger: "peer", announce: false) }
+            races.received(message)
+        }
         log(ServerLog.line(.info, "started", [
             "model_version": .string(initialModelVersion), "loops": .number(Double(server.configuration.loopCount)),
             "addresses": .array(bound.map { .string($0.description) }),
@@ -92,7 +103,10 @@ public final class Daemon: Sendable {
 
     /// Serves until a shutdown signal or `stop()`; pending answers are written first.
     public func run() throws {
-        defer { raceClock?.stop() }
+        defer {
+            raceClock?.stop()
+            peers?.stop()
+        }
         try server.run()
         log(ServerLog.line(.info, "stopped"))
     }

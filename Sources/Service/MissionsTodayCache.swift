@@ -8,7 +8,12 @@ import Server
 /// by everything an answer depends on. One per daemon, shared by the routers of successive
 /// model reloads (the model version is part of an answer's key).
 ///
-/// Invalidation rules (the daemon is the only writer of its database):
+/// With other daemons on the database (PostgreSQL replicas, record 0541) every read of a user's
+/// entries first compares the user's generation in the database (changed by triggers at every
+/// write to their profile, runs or missions, by any daemon) with the one the entries were kept
+/// at, and forgets them when it moved: an answer another daemon made stale is never served.
+///
+/// Invalidation rules (for this daemon's own writes):
 /// - `users.upsert`, `runs.ingest` (also when it fails), `missions.today` with `refresh` and every
 ///   other operation that writes a user's runs, assignments or profile: all of the user's
 ///   answers and its profile go; its states go when the ingested run starts before their as-of
@@ -23,6 +28,8 @@ final class MissionsTodayCache: RunnerStateCache, Sendable {
         case state(asOf: EpochSeconds)
         /// `utcOffset` in seconds; `count` missions.
         case answer(day: CivilDate, utcOffset: Int, count: Int, modelVersion: String)
+        /// The user's generation the entries were kept at.
+        case generation
     }
 
     enum Value: Sendable {
@@ -30,16 +37,39 @@ final class MissionsTodayCache: RunnerStateCache, Sendable {
         case state(RunnerState)
         /// The `result` value as the answer line carries it.
         case answer(EncodedJSON)
+        case generation(Int64)
     }
 
     let entries: AnswerCache<UserID, Key, Value>
+    /// The user's generation in a shared database; nil when only this daemon writes it.
+    private let generation: @Sendable (UserID) throws -> Int64?
 
     /// - Parameter maximumUsers: users kept (profile, states, answers), LRU beyond; >= 64.
-    init(maximumUsers: Int = 100_000) {
-        entries = AnswerCache(maximumGroups: maximumUsers, maximumValuesPerGroup: 16, shardCount: 64)
+    init(maximumUsers: Int = 100_000, generation: @escaping @Sendable (UserID) throws -> Int64? = { _ in nil }) {
+        entries = AnswerCache(maximumGroups: maximumUsers, maximumValuesPerGroup: 17, shardCount: 64)
+        self.generation = generation
+    }
+
+    /// Forgets `user`'s entries when another daemon wrote their rows since they were kept (or
+    /// when the generation cannot be read: then nothing kept is trusted).
+    func checkGeneration(user: UserID) {
+        let current: Int64?
+        do {
+            current = try generation(user)
+        } catch {
+            entries.invalidate(user)
+            return
+        }
+        guard let current else { return }
+        let (value, _) = entries.lookup(user, .generation)
+        if case .generation(let known)? = value, known == current { return }
+        entries.invalidate(user)
+        let (_, ticket) = entries.lookup(user, .generation)
+        entries.store(user, .generation, .generation(current), ticket: ticket)
     }
 
     func state(user: UserID, asOf: EpochSeconds, build: () throws -> RunnerState) throws -> RunnerState {
+        checkGeneration(user: user)
         let (value, ticket) = entries.lookup(user, .state(asOf: asOf))
         if case .state(let state)? = value { return state }
         let state = try build()
@@ -49,6 +79,7 @@ final class MissionsTodayCache: RunnerStateCache, Sendable {
 
     /// The user's profile, read from `store` on a miss; nil for an unknown user (not kept).
     func profile(_ user: UserID, store: any EngineStore) throws -> UserProfile? {
+        checkGeneration(user: user)
         let (value, ticket) = entries.lookup(user, .profile)
         if case .profile(let profile)? = value { return profile }
         guard let profile = try store.user(id: user) else { return nil }

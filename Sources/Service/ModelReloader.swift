@@ -23,16 +23,20 @@ public final class ModelReloader: Sendable {
     let persistentOperations: @Sendable (Router) -> Void
     private let server = Mutex<LineServer?>(nil)
     /// missions.today answers kept across reloads, dropped on each (decision 0520).
-    let todayCache = MissionsTodayCache()
+    let todayCache: MissionsTodayCache
     /// Serialises reloads; holds the version being served.
     private let serving = Mutex<String>("")
     /// The limits runs.ingest checks runs against (`--reward-window-days`, record 0230).
     let plausibility: PlausibilityRules
+    /// The other daemons on the database, told of every reload asked of this one (record 0541).
+    let peers: (any PeerChannel)?
 
     public init(loadModel: @escaping @Sendable () throws -> AnyModelArtifact, store: any EngineStore, clock: any Clock,
                 resolver: any UTCOffsetResolver = SystemTimeZones(), startedAt: EpochSeconds, stats: Stats,
                 log: @escaping @Sendable (String) -> Void, persistentOperations: @escaping @Sendable (Router) -> Void = { _ in },
-                plausibility: PlausibilityRules = PlausibilityRules()) {
+                plausibility: PlausibilityRules = PlausibilityRules(), peers: (any PeerChannel)? = nil) {
+        self.peers = peers
+        todayCache = MissionsTodayCache(generation: { [store] in try store.generation(user: $0) })
         self.loadModel = loadModel; self.store = store; self.clock = clock; self.resolver = resolver
         self.startedAt = startedAt; self.stats = stats; self.log = log
         self.persistentOperations = persistentOperations; self.plausibility = plausibility
@@ -66,9 +70,10 @@ public final class ModelReloader: Sendable {
         return router
     }
 
-    /// Loads the model again and swaps it in. Returns the wire result.
-    public func reload() throws -> JSONValue {
-        try serving.withLock { version in
+    /// Loads the model again and swaps it in, and with `announce` has the other daemons on the
+    /// database do the same (each reads its own `--model`). Returns the wire result.
+    public func reload(announce: Bool = true) throws -> JSONValue {
+        let answer = try serving.withLock { version -> JSONValue in
             let previous = version
             let artifact = try loadModel()
             let router = try makeRouter(artifact: artifact)
@@ -79,11 +84,13 @@ public final class ModelReloader: Sendable {
                 "model_version": .string(artifact.modelVersion), "previous_model_version": .string(previous)]))
             return ["model_version": .string(artifact.modelVersion), "previous_model_version": .string(previous)]
         }
+        if announce { peers?.announceReload() }
+        return answer
     }
 
-    /// `reload`, with a failure logged instead of thrown (SIGHUP has nobody to answer).
-    public func reloadLogging(trigger: String) {
-        do { _ = try reload() } catch {
+    /// `reload`, with a failure logged instead of thrown (SIGHUP and peers have nobody to answer).
+    public func reloadLogging(trigger: String, announce: Bool = true) {
+        do { _ = try reload(announce: announce) } catch {
             log(ServerLog.line(.error, "model_reload_failed", ["trigger": .string(trigger), "message": .string("\(error)")]))
         }
     }

@@ -17,7 +17,9 @@ public final class RaceOperations: Sendable {
     private let watchers = Mutex<[String: [UInt64: Int64]]>([:])
     /// Display names of the runners who joined a race, as their profile said at the join
     /// (race answers and events carry them; a runner without one gets null).
-    private let displayNames = Mutex<[UserID: String]>([:])
+    private let displayNames = Mutex<[UserID: String?]>([:])
+    /// The other daemons on the database (record 0541): told of every command this one logs.
+    let peers: (any PeerChannel)?
 
     /// Limits of `race.create`.
     static let distanceRange: ClosedRange<Double> = 400...100_000
@@ -43,15 +45,44 @@ public final class RaceOperations: Sendable {
     /// `runRules` are the plausibility rules of `runs.ingest`: a race runner's track is stored
     /// as a run under them (record 0526).
     public init(store: any EngineStore, resolver: any UTCOffsetResolver, clock: any Clock, pusher: any LinePusher,
-                limits: RaceLimits = RaceLimits(), runRules: PlausibilityRules = PlausibilityRules()) {
+                limits: RaceLimits = RaceLimits(), runRules: PlausibilityRules = PlausibilityRules(),
+                peers: (any PeerChannel)? = nil) {
         // The activity classifier's forest is built at first use: build it here, not inside the
         // first race.join or race.position request.
         _ = ActivityClassifier.default
         self.store = store
+        // Events of commands other daemons logged reach this one's watchers through `relay`,
+        // which can only point at `self` once it exists.
+        let relay = CaughtUpRelay()
         self.service = RaceService(store: store, resolver: resolver, limits: limits, runRules: runRules,
-                                   makeTracker: { LiveRaceTracker() })
+                                   caughtUp: { relay.deliver($0, $1) }, makeTracker: { LiveRaceTracker() })
         self.clock = clock
         self.pusher = pusher
+        self.peers = peers
+        relay.attach { [weak self] race, events in self?.publishCaughtUp(race, events) }
+    }
+
+    /// What another daemon's peer message asks of the rooms: catch the named races up (their
+    /// events go to the watchers here), or every room after a gap in the messages.
+    public func received(_ message: PeerMessage) {
+        let now = clock.now()
+        if message.resync { service.catchUpAll(now: now) }
+        for race in message.races { try? service.catchUp(race, now: now) }
+    }
+
+    /// Events of commands another daemon logged, as this daemon's rooms catch up: pushed like
+    /// its own, each ranking naming the runner and point that moved it.
+    func publishCaughtUp(_ race: String, _ events: [SequencedRaceEvent]) {
+        var users: [UserID] = []
+        for sequenced in events {
+            switch sequenced.event {
+            case .waiting(let participants, _): users += participants
+            case .ranking(let entries), .finished(let entries): users += entries.map(\.userID)
+            case .started, .cancelled: break
+            }
+        }
+        rememberUnnamed(users)
+        publish(race, events)
     }
 
     /// Resumes the races the store holds (a restarted daemon carries on with them) and loads
@@ -65,7 +96,7 @@ public final class RaceOperations: Sendable {
 
     private func rememberNames(_ users: [UserID]) {
         let names = users.map { user in (user, (try? store.user(id: user))??.displayName) }
-        displayNames.withLock { for (user, name) in names { $0[user] = name } }
+        displayNames.withLock { for (user, name) in names { $0[user] = .some(name) } }
     }
 
     public func register(on router: Router) {
@@ -148,14 +179,15 @@ public final class RaceOperations: Sendable {
             }
             cursor = parsed
         }
-        let page = service.list(distance: minD...maxD, start: from...to, after: cursor, limit: limit)
+        let page = service.list(distance: minD...maxD, start: from...to, after: cursor, limit: limit, now: clock.now())
+        rememberUnnamed(page.races.flatMap(\.participants))
         return ["races": .array(page.races.map(summaryJSON)), "next_cursor": page.next.map { .string($0.text) } ?? .null]
     }
 
     /// A private race is reached only with its invite: without it, the race does not exist for
     /// the caller (`not_found`, as for an unknown id, so a guess learns nothing).
     func checkAccess(_ request: Request, race: String) throws {
-        let settings = try call(race) { try service.settings(race) }
+        let settings = try call(race) { try service.settings(race, now: clock.now()) }
         guard let invite = settings.inviteDigest else { return }
         let given = request.optional("invite")?.stringValue.map { Array(RaceService<Tracker>.digest($0).utf8) } ?? []
         guard Self.constantTimeEqual(given, Array(invite.utf8)) else {
@@ -178,6 +210,7 @@ public final class RaceOperations: Sendable {
         let events = try call(race) { try service.join(race, user: user, token: token, now: clock.now()) }
         rememberNames([user])
         publish(race, events)
+        peers?.announce(races: [race])
         return ["race_id": .string(race), "participant_token": .string(token), "race": summaryJSON(try service.summary(race))]
     }
 
@@ -187,6 +220,7 @@ public final class RaceOperations: Sendable {
         let user = try request.string("user")
         let events = try call(race) { try service.cancel(race, by: user, now: clock.now()) }
         publish(race, events)
+        peers?.announce(races: [race])
         watchers.withLock { $0[race] = nil }
         return ["race_id": .string(race), "cancelled": true]
     }
@@ -195,13 +229,15 @@ public final class RaceOperations: Sendable {
         let race = try request.string("race_id")
         let token = try request.string("participant_token")
         publish(race, try call(race) { try service.leave(race, token: token, now: clock.now()) })
+        peers?.announce(races: [race])
         return ["race_id": .string(race), "left": true]
     }
 
     func watch(_ request: Request) throws -> JSONValue {
         let race = try request.string("race_id")
         try checkAccess(request, race: race)
-        let summary = try call(race) { try service.summary(race) }
+        let summary = try call(race) { try service.summary(race, now: clock.now()) }
+        rememberUnnamed(summary.participants)
         watchers.withLock { all in
             let last = all[race]?[request.connectionID] ?? Int64.min
             all[race, default: [:]][request.connectionID] = last
@@ -209,6 +245,7 @@ public final class RaceOperations: Sendable {
         // The standing now, so that a watcher who arrives mid-race (or after a restart) has a
         // state before the next event; its seq orders it among the events that follow.
         let ranking = try call(race) { try service.ranking(race, now: clock.now()) }
+        rememberUnnamed(ranking.map(\.userID))
         return ["race_id": .string(race), "watching": true, "race": summaryJSON(summary),
                 "ranking": .array(ranking.map(entryJSON))]
     }
@@ -224,6 +261,7 @@ public final class RaceOperations: Sendable {
             ["user": .string(user), "point_time": track.points.last.map { .number($0.time) } ?? .null]
         }
         publish(race, events, cause: cause)
+        peers?.announce(races: [race])
         // Points older than the lag were left out (the room filtered the same way).
         let fresh = (try? service.positionRules.fresh(track.points, now: clock.now()).count) ?? track.points.count
         return ["race_id": .string(race), "accepted": .number(Double(fresh)),
@@ -234,6 +272,7 @@ public final class RaceOperations: Sendable {
         let race = try request.string("race_id")
         try checkAccess(request, race: race)
         let (ranking, awards) = try call(race) { try service.results(race, now: clock.now()) }
+        rememberUnnamed(ranking.map(\.userID))
         return [
             "race_id": .string(race),
             "ranking": .array(ranking.map(entryJSON)),
@@ -244,6 +283,13 @@ public final class RaceOperations: Sendable {
     }
 
     // MARK: helpers
+
+    /// Loads the display names of runners this daemon has not seen join (they joined through
+    /// another daemon on the database, or before a restart).
+    private func rememberUnnamed(_ users: [UserID]) {
+        let unknown = displayNames.withLock { names in users.filter { names[$0] == nil } }
+        if !unknown.isEmpty { rememberNames(unknown) }
+    }
 
     /// Runs a race service call, its errors translated by `WireErrors` (named by the race).
     private func call<T>(_ race: String, _ body: () throws -> T) throws -> T {
@@ -263,7 +309,11 @@ public final class RaceOperations: Sendable {
                 switch sequenced.event {
                 case .ranking:
                     snapshot = true
-                    if let cause { members["cause"] = cause }
+                    if let own = sequenced.cause {
+                        members["cause"] = ["user": .string(own.user), "point_time": own.pointTime.map { .number($0) } ?? .null]
+                    } else if let cause {
+                        members["cause"] = cause
+                    }
                 case .waiting: snapshot = true
                 default: break
                 }
@@ -307,7 +357,7 @@ public final class RaceOperations: Sendable {
 
     func entryJSON(_ e: RankingEntry) -> JSONValue {
         func r(_ x: Double) -> JSONValue { .number((x * 10).rounded() / 10) }
-        let name = displayNames.withLock { $0[e.userID] }
+        let name = displayNames.withLock { $0[e.userID] ?? nil }
         return ["rank": .number(Double(e.rank)), "user": .string(e.userID), "display_name": name.map { .string($0) } ?? .null,
                 "status": .string(e.status.rawValue),
                 "distance_m": r(e.distance), "gap_m": r(e.gap), "elapsed_pace_s_per_km": e.pace.map(r) ?? .null,
@@ -317,7 +367,7 @@ public final class RaceOperations: Sendable {
     /// Runners of a race as every answer and event shows them: `{user, display_name}` in
     /// joining order.
     func participantsJSON(_ users: [UserID]) -> JSONValue {
-        let names = displayNames.withLock { all in users.map { all[$0] } }
+        let names = displayNames.withLock { all in users.map { all[$0] ?? nil } }
         return .array(zip(users, names).map { user, name in
             ["user": .string(user), "display_name": name.map { .string($0) } ?? .null]
         })
@@ -330,4 +380,11 @@ public final class RaceOperations: Sendable {
          "participant_count": .number(Double(s.participants.count)), "participants": participantsJSON(s.participants),
          "created_by": .string(s.settings.createdBy)]
     }
+}
+
+/// Points the race service's catch-up events at the operations once they exist.
+final class CaughtUpRelay: Sendable {
+    private let target = Mutex<(@Sendable (String, [SequencedRaceEvent]) -> Void)?>(nil)
+    func attach(_ deliver: @escaping @Sendable (String, [SequencedRaceEvent]) -> Void) { target.withLock { $0 = deliver } }
+    func deliver(_ race: String, _ events: [SequencedRaceEvent]) { target.withLock { $0 }?(race, events) }
 }

@@ -65,9 +65,12 @@ extension SQLiteStore: RaceStore {
 
     /// A race's log; a row whose kind this build does not know, or whose numbers no command
     /// can have, is left out with a logged warning (the replay then refuses what depended on it).
-    public func raceEntries(race: String) throws -> [RaceLogEntry] {
-        try connection.withStatement(RaceSQL.entries) { s in
+    public func raceEntries(race: String) throws -> [RaceLogEntry] { try entries(race: race, after: 0) }
+
+    private func entries(race: String, after seq: Int) throws -> [RaceLogEntry] {
+        try connection.withStatement(RaceSQL.entriesAfter) { s in
             try s.bind(race, at: 1)
+            try s.bind(seq, at: 2)
             var entries: [RaceLogEntry] = []
             while try s.step() {
                 let seq = s.int(at: 1), time = s.double(at: 5)
@@ -81,6 +84,35 @@ extension SQLiteStore: RaceStore {
                                             points: s.isNull(at: 6) ? nil : s.blob(at: 6)))
             }
             return entries
+        }
+    }
+
+    /// One daemon per file (`ServeLock`): nobody else appends to its races.
+    public var racesAreShared: Bool { false }
+
+    public func race(id: String) throws -> StoredRace? {
+        try connection.withStatement(RaceSQL.race) { s in
+            try s.bind(id, at: 1)
+            return try s.step() ? Self.race(from: s) : nil
+        }
+    }
+
+    public func raceTail(race: String, after seq: Int) throws -> RaceLogTail? {
+        guard let stored = try self.race(id: race) else { return nil }
+        return RaceLogTail(cancelled: stored.cancelledAt != nil, entries: try entries(race: race, after: seq))
+    }
+
+    /// In one transaction (SQLite has one writer at a time, which is the race's lock here),
+    /// committed with `synchronous=NORMAL` like `appendRaceEntry(_:)`.
+    @discardableResult
+    public func appendRaceEntry(race: String, after seq: Int, _ build: (RaceLogTail) throws -> RaceLogEntry?) throws -> Bool {
+        try connection.withRelaxedSync {
+            try transaction {
+                guard let tail = try raceTail(race: race, after: seq) else { throw StorageError.notFound(table: "races", id: race) }
+                guard let entry = try build(tail) else { return false }
+                try insertRaceEntry(entry)
+                return true
+            }
         }
     }
 
@@ -145,8 +177,9 @@ enum RaceSQL {
     static let insertEntry = """
         INSERT INTO race_entries (race_id, seq, kind, user_id, token_sha256, time, points) VALUES (?, ?, ?, ?, ?, ?, ?)
         """
-    static let entries = """
-        SELECT race_id, seq, kind, user_id, token_sha256, time, points FROM race_entries WHERE race_id = ? ORDER BY seq
+    static let race = "SELECT \(raceColumns) FROM races WHERE id = ?"
+    static let entriesAfter = """
+        SELECT race_id, seq, kind, user_id, token_sha256, time, points FROM race_entries WHERE race_id = ? AND seq > ? ORDER BY seq
         """
     static let resultColumns = """
         race_id, rank, user_id, status, distance_m, finish_time_s, elapsed_pace_s_per_km, gap_m, time_gap_s, xp, \
@@ -155,3 +188,6 @@ enum RaceSQL {
     static let insertResult = "INSERT INTO race_results (\(resultColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     static let results = "SELECT \(resultColumns) FROM race_results WHERE race_id = ? ORDER BY rank"
 }
+
+/// One daemon per file: its own writes invalidate its caches, so no generations are kept.
+extension SQLiteStore: GenerationStore {}

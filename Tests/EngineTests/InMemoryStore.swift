@@ -167,4 +167,28 @@ final class InMemoryStore: EngineStore {
         }
     }
     var raceEntryCount: Int { state.withLock { $0.raceEntries.count } }
+
+    /// Set to have several `RaceService`s share this store's races, as replicas share PostgreSQL.
+    let sharedRaces = Atomic<Bool>(false)
+    var racesAreShared: Bool { sharedRaces.load(ordering: .relaxed) }
+    /// Orders `appendRaceEntry(race:after:_:)` calls, as the race's row lock does on PostgreSQL.
+    private let raceLock = Mutex(())
+
+    func race(id: String) throws -> StoredRace? { state.withLock { $0.races.first { $0.id == id } } }
+    func raceTail(race: String, after seq: Int) throws -> RaceLogTail? {
+        state.withLock { s in
+            guard let stored = s.races.first(where: { $0.id == race }) else { return nil }
+            return RaceLogTail(cancelled: stored.cancelledAt != nil,
+                               entries: s.raceEntries.filter { $0.raceID == race && $0.seq > seq }.sorted { $0.seq < $1.seq })
+        }
+    }
+    @discardableResult
+    func appendRaceEntry(race: String, after seq: Int, _ build: (RaceLogTail) throws -> RaceLogEntry?) throws -> Bool {
+        try raceLock.withLock { _ in
+            guard let tail = try raceTail(race: race, after: seq) else { throw Conflict() }
+            guard let entry = try build(tail) else { return false }
+            try appendRaceEntry(entry)
+            return true
+        }
+    }
 }

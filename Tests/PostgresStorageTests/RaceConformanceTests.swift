@@ -95,4 +95,91 @@ struct RaceConformanceTests {
             #expect(try store.raceEntries(race: "a").map(\.userID) == seen.values.map { "u\($0)" })
         }
     }
+
+    @Test("locked appends (record 0541): 4 threads each appending after what it last saw never collide; the tail says what others wrote and whether the race was called off; a refused build writes nothing",
+          arguments: StoreKind.allCases)
+    func lockedAppends(kind: StoreKind) throws {
+        try withStore(kind) { store in
+            try store.insertRace(Self.race("a", start: 2000))
+            #expect(try store.raceTail(race: "nope", after: 0) == nil)
+            let seen = Observations()
+            onThreads(4) { t in
+                var known = 0
+                for _ in 0..<25 {
+                    do {
+                        try store.appendRaceEntry(race: "a", after: known) { tail in
+                            if let last = tail.entries.last?.seq { known = last }
+                            if tail.entries.contains(where: { $0.seq <= known - tail.entries.count }) { seen.fail("thread \(t): a tail repeated an entry") }
+                            return RaceLogEntry(raceID: "a", seq: known + 1, kind: .position, userID: "u\(t)", tokenDigest: "d\(t)",
+                                                time: Double(known + 1), points: [UInt8(t)])
+                        }
+                        known += 1
+                        seen.add(known)
+                    } catch {
+                        seen.fail("thread \(t): \(error)")
+                    }
+                }
+            }
+            #expect(seen.failures == [])
+            #expect(seen.values.sorted() == Array(1...100))
+            let log = try store.raceEntries(race: "a")
+            #expect(log.map(\.seq) == Array(1...100))
+            #expect(try store.raceTail(race: "a", after: 98)?.entries == Array(log.suffix(2)))
+
+            struct Refused: Error {}
+            #expect(throws: Refused.self) {
+                try store.appendRaceEntry(race: "a", after: 100) { _ in
+                    try store.cancelRace(id: "a", at: 2100)  // undone with the rest
+                    throw Refused()
+                }
+            }
+            #expect(try store.raceTail(race: "a", after: 100) == RaceLogTail(cancelled: false, entries: []))
+            #expect(try store.appendRaceEntry(race: "a", after: 100) { _ in
+                try store.cancelRace(id: "a", at: 2100)
+                return nil
+            } == false)
+            #expect(try store.raceTail(race: "a", after: 100) == RaceLogTail(cancelled: true, entries: []))
+            #expect(try store.race(id: "a")?.cancelledAt == 2100)
+            #expect(store.racesAreShared == (kind == .postgres))
+        }
+    }
+}
+
+/// Runners' generations (record 0541): on PostgreSQL a number that moves at every write to a
+/// runner's profile, runs or missions and never comes back; SQLite keeps none.
+@Suite("Store conformance: generations")
+struct GenerationConformanceTests {
+    @Test("every write to a runner's rows moves their generation, and only theirs; a runner made again never meets an old one",
+          arguments: StoreKind.allCases)
+    func generations(kind: StoreKind) throws {
+        try withStore(kind) { store in
+            guard kind == .postgres else {
+                try store.upsertUser(UserProfile(id: "ana", timeZone: "UTC"))
+                #expect(try store.generation(user: "ana") == nil)
+                return
+            }
+            #expect(try store.generation(user: "ana") == 0)
+            try store.upsertUser(UserProfile(id: "ana", timeZone: "UTC"))
+            try store.upsertUser(UserProfile(id: "bo", timeZone: "UTC"))
+            var seen: Set<Int64> = []
+            func moved(_ user: UserID, _ what: String) throws {
+                let g = try #require(try store.generation(user: user))
+                #expect(seen.insert(g).inserted, "\(what): generation \(g) came back")
+            }
+            try moved("ana", "created")
+            let bo = try store.generation(user: "bo")
+            try store.upsertUser(UserProfile(id: "ana", timeZone: "Europe/Zurich"))
+            try moved("ana", "profile")
+            _ = try store.insertRun(Sample.run("r1", user: "ana", start: 1000))
+            try moved("ana", "run")
+            let day = try #require(CivilDate(year: 2026, month: 12, day: 1))
+            try store.insertAssignment(Sample.assignment("m1", user: "ana", day: day, offeredAt: 900))
+            try moved("ana", "mission")
+            #expect(try store.generation(user: "bo") == bo, "another runner's writes leave bo's alone")
+            _ = try store.deleteUser(id: "ana")
+            #expect(try store.generation(user: "ana") == 0)
+            try store.upsertUser(UserProfile(id: "ana", timeZone: "UTC"))
+            try moved("ana", "made again")
+        }
+    }
 }

@@ -80,38 +80,3 @@ final class LogLines: @unchecked Sendable {
     var lines: [String] { lock.withLock { _lines } }
     func append(_ line: String) { lock.withLock { _lines.append(line) } }
 }
-
-/// One daemon per PostgreSQL database until replicas share races (record 0406 amendment).
-@Suite("serve lock on PostgreSQL")
-struct PostgresServeLockTests {
-    @Test("a second daemon's lock on the same database is refused naming the holder; released, it can be taken again")
-    func secondRefused() throws {
-        guard let base = ProcessInfo.processInfo.environment["RUNUS_TEST_POSTGRES"], !base.isEmpty else {
-            let message = "RUNUS_TEST_POSTGRES is unset: no PostgreSQL server to test against (make test starts one)"
-            print("skipped: \(message)")
-            try Test.cancel(Comment(rawValue: message))
-        }
-        // Advisory locks are per database: a database of this test's own keeps other tests out.
-        let info = try PostgresConnectionInfo(uri: base, connectTimeout: 5)
-        let admin = try PGConnection.connect(info, timeout: 5, requestTimeout: 30, statementTimeout: 30, idleInTransactionTimeout: 60)
-        let name = "runus_lock_" + String(getpid()) + "_" + UUID().uuidString.lowercased().filter { $0.isLetter || $0.isNumber }.prefix(8)
-        try admin.execute("CREATE DATABASE \(name)")  // a test-made name of letters, digits and _
-        defer { _ = try? admin.execute("DROP DATABASE \(name) WITH (FORCE)") }
-        let uri = base.replacingOccurrences(of: "postgresql:///postgres", with: "postgresql:///\(name)")
-        #expect(uri != base, "the test URI names the postgres database: \(base)")
-        let first = try PostgresStore(uri: uri, log: { _ in })
-        defer { try? first.close() }
-        let second = try PostgresStore(uri: uri, log: { _ in })
-        defer { try? second.close() }
-        let held = try PostgresServeLock(store: first)
-        #expect {
-            _ = try PostgresServeLock(store: second)
-        } throws: { error in
-            guard case StorageError.alreadyServed(_, let holder) = error else { return false }
-            return holder.contains("server backend pid")
-        }
-        held.release()
-        let again = try PostgresServeLock(store: second)
-        again.release()
-    }
-}

@@ -160,9 +160,12 @@ public struct RaceRoom<Tracker: RaceDistanceTracker>: Sendable {
     }
 
     /// Adds a runner before the start; the token whose digest is `tokenDigest` authenticates
-    /// their positions later.
+    /// their positions later. "Before the start" is by `now` against the start time, not by the
+    /// phase a clock tick moved the room to: daemons sharing a race tick at their own instants,
+    /// and must all accept the same logged commands (record 0541).
     public mutating func join(user: UserID, tokenDigest: String, now: EpochSeconds) throws -> [RaceEvent] {
-        guard phase == .waiting else { throw phase == .finished ? RaceError.finished : RaceError.alreadyStarted }
+        guard phase != .finished else { throw RaceError.finished }
+        guard now < settings.startTime else { throw RaceError.alreadyStarted }
         guard !runners.contains(where: { $0.userID == user && !$0.left }) else { throw RaceError.alreadyJoined(user) }
         guard participants.count < settings.capacity else { throw RaceError.full(capacity: settings.capacity) }
         runners.removeAll { $0.userID == user }
@@ -174,10 +177,15 @@ public struct RaceRoom<Tracker: RaceDistanceTracker>: Sendable {
     public mutating func leave(tokenDigest: String, now: EpochSeconds) throws -> [RaceEvent] {
         guard let i = runners.firstIndex(where: { $0.tokenDigest == tokenDigest && !$0.left }) else { throw RaceError.unknownParticipant }
         runners[i].left = true
-        switch phase {
-        case .waiting:
+        // Before the start time the runner is simply gone, whatever a tick made of the phase.
+        if phase != .finished, now < settings.startTime {
             runners.remove(at: i)
             return [waitingEvent(now: now)]
+        }
+        switch phase {
+        case .waiting:
+            // Past the start time but not yet ticked: the race has begun for this runner.
+            return [.ranking(ranking(now: now))]
         case .running:
             return finishIfDone(now: now) ?? [.ranking(ranking(now: now))]
         case .finished:

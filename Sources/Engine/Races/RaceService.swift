@@ -56,6 +56,27 @@ public struct RaceLimits: Sendable, Equatable {
 public struct SequencedRaceEvent: Sendable, Equatable {
     public let event: RaceEvent
     public let seq: Int64
+    /// The runner whose position made this event, and the time of its newest point (Unix
+    /// seconds), when another daemon accepted that position (record 0541): the daemon's own
+    /// answers name the cause from the request.
+    public let cause: RaceCause?
+
+    public init(event: RaceEvent, seq: Int64, cause: RaceCause? = nil) { self.event = event; self.seq = seq; self.cause = cause }
+}
+
+/// Who moved a ranking: a runner and the time of the newest point they sent.
+public struct RaceCause: Sendable, Equatable {
+    public let user: UserID
+    public let pointTime: EpochSeconds?
+}
+
+/// A command for a race's log: what the room is asked, by whose token; `user` nil means the
+/// runner the token belongs to in the room (looked up once the room is caught up).
+struct RaceCommand {
+    let kind: RaceLogEntry.Kind
+    let user: UserID?
+    let tokenDigest: String
+    let points: [UInt8]?
 }
 
 /// The race rooms of one daemon: a registry of pure `RaceRoom`s behind a lock, each backed by
@@ -74,6 +95,9 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
         /// The store failed after the room applied a command: memory may be ahead of the log, so
         /// the room is rebuilt from the store before its next command.
         var stale = false
+        /// Another daemon cancelled the race: the room is to be forgotten (once its lock is
+        /// released: the registry's lock is never taken inside a room's).
+        var gone = false
         let createdAt: EpochSeconds
     }
 
@@ -92,6 +116,14 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
     /// Stores a race runner's track as a run (`RunIngestion` with `source: race`); nil keeps
     /// races out of the runners' runs (tests of the room logic alone).
     private let raceRuns: RunIngestion?
+    /// Receives the events of commands other daemons on a shared store appended (record 0541),
+    /// as this daemon's rooms catch up with them, in order.
+    private let caughtUp: @Sendable (String, [SequencedRaceEvent]) -> Void
+    /// When `list` last read the store's races (monotonic-free: the callers' `now`), for a
+    /// shared store: races other daemons created are listed from then on.
+    private let lastListSync = Mutex<EpochSeconds>(-.infinity)
+    /// How often `list` reads the races other daemons created, seconds.
+    public static var listSyncInterval: Seconds { 1 }
 
     /// XP for finishing (plus per km), and bonuses for the podium (record 0008).
     public static var finishXP: Int { 50 }
@@ -104,8 +136,10 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
 
     public init(store: any EngineStore, resolver: any UTCOffsetResolver = FixedOffsetResolver(),
                 limits: RaceLimits = RaceLimits(), positionRules: RacePositionRules = RacePositionRules(),
-                runRules: PlausibilityRules? = nil, makeTracker: @escaping @Sendable () -> Tracker) {
-        self.store = store; self.resolver = resolver; self.makeTracker = makeTracker
+                runRules: PlausibilityRules? = nil,
+                caughtUp: @escaping @Sendable (String, [SequencedRaceEvent]) -> Void = { _, _ in },
+                makeTracker: @escaping @Sendable () -> Tracker) {
+        self.store = store; self.resolver = resolver; self.makeTracker = makeTracker; self.caughtUp = caughtUp
         self.limits = limits; self.positionRules = positionRules
         raceRuns = runRules.map { RunIngestion(store: store, resolver: resolver, rules: $0) }
     }
@@ -117,25 +151,26 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
 
     /// Rebuilds every race the store holds that is not cancelled and not yet past its
     /// retention, by replaying its log; a race that finished while the daemon was down gets its
-    /// results and awards now. Returns how many rooms were resumed.
+    /// results and awards now (or, on a shared store, the ones another daemon stored). Returns
+    /// how many rooms were resumed.
     @discardableResult
     public func resume(now: EpochSeconds) throws -> Int {
         let stored = try store.activeRaces(startingFrom: now - Self.longestCutoff - limits.finishedRetention)
         var resumed = 0
         for race in stored {
-            let settings = Self.settings(race)
-            guard now < settings.startTime + settings.cutoff + limits.finishedRetention else { continue }
-            var room = try rebuild(race)
-            let events = room.room.tick(now: now)
-            let box = RoomBox(room)
-            rooms.withLock { $0[race.id] = box }
-            if room.awards == nil, let ranking = Self.finalRanking(events) {
-                room.awards = try finish(race.id, distance: settings.distance, ranking: ranking, now: now)
-                box.state.withLock { $0.awards = room.awards }
-            }
+            guard isRetained(race, now: now) else { continue }
+            let box = RoomBox(try rebuild(race))
+            rooms.withLock { $0[race.id] = $0[race.id] ?? box }
+            _ = try? update(race.id, now: now, command: nil) { $0.tick(now: now) }
             resumed += 1
         }
         return resumed
+    }
+
+    /// Whether a stored race is still one a daemon keeps a room for at `now`.
+    private func isRetained(_ race: StoredRace, now: EpochSeconds) -> Bool {
+        let settings = Self.settings(race)
+        return race.cancelledAt == nil && now < settings.startTime + settings.cutoff + limits.finishedRetention
     }
 
     /// A room as its store says: settings, the log replayed, results if stored.
@@ -143,26 +178,128 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
         var room = RaceRoom(settings: Self.settings(race), makeTracker: makeTracker)
         room.rules = positionRules
         let entries = try store.raceEntries(race: race.id)
-        for entry in entries {
-            // A command is logged only once its room accepted it, so replaying it succeeds the
-            // same way; an error here (a row written by other code) leaves the room as it was.
-            switch entry.kind {
-            case .join: _ = try? room.join(user: entry.userID, tokenDigest: entry.tokenDigest, now: entry.time)
-            case .leave: _ = try? room.leave(tokenDigest: entry.tokenDigest, now: entry.time)
-            case .position:
-                let points = entry.points.flatMap { try? CompactTrackCodec.decode($0).points } ?? []
-                _ = try? room.position(tokenDigest: entry.tokenDigest, points: points, now: entry.time)
-            }
-        }
-        let results = try store.raceResults(race: race.id)
-        let awards = results.isEmpty ? nil : results.filter { $0.status == RankingEntry.Status.finished.rawValue }
+        // A command is logged only once its room accepted it, so replaying it succeeds the
+        // same way; an error here (a row written by other code) leaves the room as it was.
+        for entry in entries { _ = Self.apply(entry, to: &room) }
+        return Room(room: room, awards: try storedAwards(race.id), logSeq: entries.last?.seq ?? 0, createdAt: race.createdAt)
+    }
+
+    /// The awards of a race whose results are stored; nil when there are none yet.
+    private func storedAwards(_ race: String) throws -> [RaceAward]? {
+        let results = try store.raceResults(race: race)
+        return results.isEmpty ? nil : results.filter { $0.status == RankingEntry.Status.finished.rawValue }
             .map { RaceAward(userID: $0.userID, xp: $0.xp, badges: $0.badges) }
-        return Room(room: room, awards: awards, logSeq: entries.last?.seq ?? 0, createdAt: race.createdAt)
+    }
+
+    /// Applies one logged command to a room (at the time it was accepted); its events, or none
+    /// when the room refuses it.
+    private static func apply(_ entry: RaceLogEntry, to room: inout RaceRoom<Tracker>) -> [RaceEvent] {
+        switch entry.kind {
+        case .join: return (try? room.join(user: entry.userID, tokenDigest: entry.tokenDigest, now: entry.time)) ?? []
+        case .leave: return (try? room.leave(tokenDigest: entry.tokenDigest, now: entry.time)) ?? []
+        case .position:
+            let points = entry.points.flatMap { try? CompactTrackCodec.decode($0).points } ?? []
+            return (try? room.position(tokenDigest: entry.tokenDigest, points: points, now: entry.time)) ?? []
+        }
     }
 
     static func settings(_ race: StoredRace) -> RaceSettings {
         RaceSettings(id: race.id, name: race.name, distance: race.distance, startTime: race.startTime, capacity: race.capacity,
                      isPublic: race.isPublic, createdBy: race.createdBy, inviteDigest: race.inviteDigest)
+    }
+
+    // MARK: sharing a store with other daemons (record 0541)
+
+    /// Applies what other daemons appended to a room's race (`tail`, entries after the room's
+    /// `logSeq`) and hands their events, numbered, to `caughtUp`. A cancelled race throws
+    /// `unknownRace` (the caller forgets the room).
+    private func catchUp(_ entry: inout Room, race: String, tail: RaceLogTail, now: EpochSeconds) throws {
+        if tail.cancelled {
+            entry.gone = true
+            throw RaceServiceError.unknownRace(race)
+        }
+        var sequenced: [SequencedRaceEvent] = []
+        for logged in tail.entries where logged.seq > entry.logSeq {
+            let events = Self.apply(logged, to: &entry.room)
+            entry.logSeq = logged.seq
+            let cause = logged.kind == .position
+                ? RaceCause(user: logged.userID, pointTime: logged.points.flatMap { try? CompactTrackCodec.decode($0).points.last?.time })
+                : nil
+            for event in events {
+                entry.eventSeq = Self.nextSeq(after: entry.eventSeq, now: now)
+                sequenced.append(SequencedRaceEvent(event: event, seq: entry.eventSeq, cause: cause))
+            }
+        }
+        if !sequenced.isEmpty { caughtUp(race, sequenced) }
+    }
+
+    /// Brings race `id`'s room up to the store's log now (another daemon's commands); on a
+    /// store only this daemon writes, nothing to do. The events go to `caughtUp`. A race
+    /// another daemon cancelled is forgotten, and its watchers are told.
+    public func catchUp(_ id: String, now: EpochSeconds) throws {
+        guard store.racesAreShared, let box = rooms.withLock({ $0[id] }) else { return }
+        try locked(box, id, now: now) { entry in try readTail(&entry, id, now: now) }
+    }
+
+    /// Every room, caught up (after a lost notification channel came back).
+    public func catchUpAll(now: EpochSeconds) {
+        for id in rooms.withLock({ Array($0.keys) }) { try? catchUp(id, now: now) }
+    }
+
+    /// `catchUp` of one room, under its lock.
+    private func readTail(_ entry: inout Room, _ id: String, now: EpochSeconds) throws {
+        if entry.stale { try reload(&entry, id) }
+        guard let tail = try store.raceTail(race: id, after: entry.logSeq) else {
+            entry.gone = true
+            throw RaceServiceError.unknownRace(id)
+        }
+        try catchUp(&entry, race: id, tail: tail, now: now)
+    }
+
+    /// Runs `body` under the room's lock; when it finds the race cancelled by another daemon,
+    /// forgets the room afterwards and tells its watchers (`caughtUp`).
+    private func locked<T>(_ box: RoomBox, _ id: String, now: EpochSeconds?,
+                           _ body: (inout sending Room) throws -> sending T) throws -> sending T {
+        do {
+            return try box.state.withLock(body)
+        } catch {
+            let (gone, seq) = box.state.withLock { ($0.gone, $0.eventSeq) }
+            if gone {
+                let removed = rooms.withLock { rooms -> Bool in
+                    guard rooms[id] === box else { return false }
+                    rooms[id] = nil
+                    return true
+                }
+                if removed { caughtUp(id, [SequencedRaceEvent(event: .cancelled, seq: Self.nextSeq(after: seq, now: now ?? 0))]) }
+                throw RaceServiceError.unknownRace(id)
+            }
+            throw error
+        }
+    }
+
+    /// Rebuilds a stale room from the log (its event seq carries on).
+    private func reload(_ entry: inout Room, _ id: String) throws {
+        guard let race = try store.race(id: id), race.cancelledAt == nil else { throw RaceServiceError.unknownRace(id) }
+        let eventSeq = entry.eventSeq
+        entry = try rebuild(race)
+        entry.eventSeq = eventSeq
+    }
+
+    /// Races other daemons created since the last look, as rooms here (at most once every
+    /// `listSyncInterval`, or always with `force`).
+    private func loadNewRaces(now: EpochSeconds, force: Bool = false) {
+        guard store.racesAreShared else { return }
+        let due = lastListSync.withLock { last in
+            guard force || now - last >= Self.listSyncInterval || now < last else { return false }
+            last = now
+            return true
+        }
+        guard due, let stored = try? store.activeRaces(startingFrom: now - Self.longestCutoff - limits.finishedRetention) else { return }
+        let known = rooms.withLock { Set($0.keys) }
+        for race in stored where !known.contains(race.id) && isRetained(race, now: now) {
+            guard let room = try? rebuild(race) else { continue }
+            rooms.withLock { $0[race.id] = $0[race.id] ?? RoomBox(room) }
+        }
     }
 
     // MARK: rooms
@@ -172,6 +309,9 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
     public func create(_ settings: RaceSettings, now: EpochSeconds) throws {
         var room = RaceRoom(settings: settings, makeTracker: makeTracker)
         room.rules = positionRules
+        // On a shared store the caps count what the other daemons created too (as far as this
+        // one has read: two daemons creating at the same instant can pass a cap together).
+        loadNewRaces(now: now, force: true)
         // Counted, stored and inserted under the registry's lock (room locks nest inside it,
         // never the other way), so that concurrent creations cannot pass a cap together.
         try rooms.withLock { rooms in
@@ -197,38 +337,64 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
 
     /// Public rooms not finished, by start time then id, optionally filtered by distance (metres)
     /// and start time (Unix seconds) ranges: the `limit` after `cursor`, and the cursor of the
-    /// next page (nil on the last one).
+    /// next page (nil on the last one). On a shared store, `now` lets it read the races other
+    /// daemons created (within `listSyncInterval`) and catch the page's rooms up.
     public func list(distance: ClosedRange<Meters>? = nil, start: ClosedRange<EpochSeconds>? = nil,
-                     after cursor: RaceListCursor? = nil, limit: Int = .max) -> (races: [RaceSummary], next: RaceListCursor?) {
-        let boxes = rooms.withLock { Array($0.values) }
-        let all = boxes.map { $0.state.withLock { $0.room } }
-                .filter { $0.settings.isPublic && $0.phase != .finished }
+                     after cursor: RaceListCursor? = nil, limit: Int = .max,
+                     now: EpochSeconds? = nil) -> (races: [RaceSummary], next: RaceListCursor?) {
+        if let now { loadNewRaces(now: now) }
+        func page() -> (rooms: ArraySlice<RaceRoom<Tracker>>, next: RaceListCursor?) {
+            let boxes = self.rooms.withLock { Array($0.values) }
+            let all: [RaceRoom<Tracker>] = boxes.map { $0.state.withLock { $0.room } }
+                .filter { r in r.settings.isPublic && r.phase != .finished }
                 .filter { r in distance.map { $0.contains(r.settings.distance) } ?? true }
                 .filter { r in start.map { $0.contains(r.settings.startTime) } ?? true }
                 .filter { r in cursor.map { (r.settings.startTime, r.settings.id) > ($0.startTime, $0.id) } ?? true }
                 .sorted { ($0.settings.startTime, $0.settings.id) < ($1.settings.startTime, $1.settings.id) }
-        let page = all.prefix(max(0, limit))
-        let next = page.count < all.count ? page.last.map { RaceListCursor(startTime: $0.settings.startTime, id: $0.settings.id) } : nil
-        return (page.map { RaceSummary(settings: $0.settings, phase: $0.phase, participants: $0.participants) }, next)
+            let chosen = all.prefix(max(0, limit))
+            let next = chosen.count < all.count ? chosen.last.map { RaceListCursor(startTime: $0.settings.startTime, id: $0.settings.id) } : nil
+            return (chosen, next)
+        }
+        var (chosen, next) = page()
+        if let now, store.racesAreShared {
+            // Participants and phases as the log says now (a room may have been cancelled).
+            for r in chosen { try? catchUp(r.settings.id, now: now) }
+            (chosen, next) = page()
+        }
+        return (chosen.map { RaceSummary(settings: $0.settings, phase: $0.phase, participants: $0.participants) }, next)
     }
 
     /// The room's settings, invite digest included (for the daemon's access checks).
-    public func settings(_ id: String) throws -> RaceSettings { try box(id).state.withLock { $0.room.settings } }
-
-    private func box(_ id: String) throws -> RoomBox {
-        guard let box = rooms.withLock({ $0[id] }) else { throw RaceServiceError.unknownRace(id) }
-        return box
+    public func settings(_ id: String, now: EpochSeconds? = nil) throws -> RaceSettings {
+        try box(id, now: now).state.withLock { $0.room.settings }
     }
 
-    public func summary(_ id: String) throws -> RaceSummary {
-        let r = try box(id).state.withLock { $0.room }
+    /// The room of race `id`. On a shared store, a race another daemon created is loaded from
+    /// the store on first use, and with `now` the room is caught up with the log first.
+    private func box(_ id: String, now: EpochSeconds? = nil) throws -> RoomBox {
+        if let box = rooms.withLock({ $0[id] }) {
+            if let now, store.racesAreShared { try locked(box, id, now: now) { try readTail(&$0, id, now: now) } }
+            return box
+        }
+        guard store.racesAreShared, let race = try store.race(id: id),
+              isRetained(race, now: now ?? race.startTime) else { throw RaceServiceError.unknownRace(id) }
+        let loaded = RoomBox(try rebuild(race))
+        return rooms.withLock { rooms in
+            if let other = rooms[id] { return other }  // another request loaded it meanwhile
+            rooms[id] = loaded
+            return loaded
+        }
+    }
+
+    public func summary(_ id: String, now: EpochSeconds? = nil) throws -> RaceSummary {
+        let r = try box(id, now: now).state.withLock { $0.room }
         return RaceSummary(settings: r.settings, phase: r.phase, participants: r.participants)
     }
 
     public func join(_ id: String, user: UserID, token: String, now: EpochSeconds) throws -> [SequencedRaceEvent] {
         guard try store.user(id: user) != nil else { throw RaceServiceError.unknownUser(user) }
         let digest = Self.digest(token)
-        return try update(id, now: now, log: (.join, user, digest, nil)) {
+        return try update(id, now: now, command: RaceCommand(kind: .join, user: user, tokenDigest: digest, points: nil)) {
             try $0.join(user: user, tokenDigest: digest, now: now)
         }
     }
@@ -236,9 +402,15 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
     /// A runner leaves; one who leaves a running race has what they ran stored as a run now.
     public func leave(_ id: String, token: String, now: EpochSeconds) throws -> [SequencedRaceEvent] {
         let digest = Self.digest(token)
-        let user = try participant(id, tokenDigest: digest) ?? ""
-        let running = try summary(id).phase == .running
-        let events = try update(id, now: now, log: (.leave, user, digest, nil)) { try $0.leave(tokenDigest: digest, now: now) }
+        // Read inside the room's lock, once it is caught up with the log.
+        let left = Mutex<(user: UserID, running: Bool)>(("", false))
+        let events = try update(id, now: now, command: RaceCommand(kind: .leave, user: nil, tokenDigest: digest, points: nil)) { room in
+            let running = room.phase == .running
+            let user = room.participant(tokenDigest: digest) ?? ""
+            left.withLock { $0 = (user, running) }
+            return try room.leave(tokenDigest: digest, now: now)
+        }
+        let (user, running) = left.withLock { $0 }
         if running { storeLeaverRun(race: id, user: user, tokenDigest: digest, now: now) }
         return events
     }
@@ -251,37 +423,48 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
         let fresh = try positionRules.fresh(points, now: now)
         let encoded = CompactTrackCodec.encode(Track(points: fresh))
         let stored = try CompactTrackCodec.decode(encoded).points
-        let user = try participant(id, tokenDigest: digest) ?? ""
-        return try update(id, now: now, log: (.position, user, digest, encoded)) {
+        return try update(id, now: now, command: RaceCommand(kind: .position, user: nil, tokenDigest: digest, points: encoded)) {
             try $0.position(tokenDigest: digest, points: stored, now: now)
         }
     }
 
     /// The host (`createdBy`) calls race `id` off before its start: the room is forgotten and
-    /// its id answers `unknownRace` from then on. Returns the event for its watchers.
+    /// its id answers `unknownRace` from then on. Returns the event for its watchers. On a
+    /// shared store it happens under the race's lock, after what other daemons appended (a
+    /// runner who joined elsewhere a moment ago is in the room checked).
     public func cancel(_ id: String, by user: UserID, now: EpochSeconds) throws -> [SequencedRaceEvent] {
-        try rooms.withLock { rooms in
-            guard let box = rooms[id] else { throw RaceServiceError.unknownRace(id) }
-            let (host, phase, seq) = box.state.withLock { ($0.room.settings.createdBy, $0.room.phase, $0.eventSeq) }
-            guard host == user else { throw RaceServiceError.notHost(race: id, user: user) }
-            guard phase == .waiting else { throw RaceError.alreadyStarted }
-            try store.cancelRace(id: id, at: now)
-            rooms[id] = nil
-            return [SequencedRaceEvent(event: .cancelled, seq: Self.nextSeq(after: seq, now: now))]
+        let box = try box(id, now: now)
+        let seq: Int64 = try locked(box, id, now: now) { entry in
+            func check(_ room: RaceRoom<Tracker>) throws {
+                guard room.settings.createdBy == user else { throw RaceServiceError.notHost(race: id, user: user) }
+                guard room.phase == .waiting, now < room.settings.startTime else { throw RaceError.alreadyStarted }
+            }
+            if store.racesAreShared {
+                try store.appendRaceEntry(race: id, after: entry.logSeq) { tail in
+                    try catchUp(&entry, race: id, tail: tail, now: now)
+                    try check(entry.room)
+                    try store.cancelRace(id: id, at: now)
+                    return nil
+                }
+            } else {
+                try check(entry.room)
+                try store.cancelRace(id: id, at: now)
+            }
+            return entry.eventSeq
         }
+        rooms.withLock { $0[id] = nil }
+        return [SequencedRaceEvent(event: .cancelled, seq: Self.nextSeq(after: seq, now: now))]
     }
 
     /// The runner a participant token belongs to in race `id`.
-    public func participant(_ id: String, token: String) throws -> UserID? {
-        try participant(id, tokenDigest: Self.digest(token))
-    }
-
-    private func participant(_ id: String, tokenDigest: String) throws -> UserID? {
-        try box(id).state.withLock { $0.room.participant(tokenDigest: tokenDigest) }
+    public func participant(_ id: String, token: String, now: EpochSeconds? = nil) throws -> UserID? {
+        try box(id, now: now).state.withLock { $0.room.participant(tokenDigest: Self.digest(token)) }
     }
 
     /// Advances every room's clock; returns the events per race id. Rooms finished more than
-    /// `limits.finishedRetention` before `now` are forgotten (their rows stay in the store).
+    /// `limits.finishedRetention` before `now` are forgotten (their rows stay in the store). On a
+    /// shared store each room is caught up with the log first, and a finished race whose results
+    /// another daemon stored takes them.
     public func tick(now: EpochSeconds) -> [(String, [SequencedRaceEvent])] {
         rooms.withLock { rooms in
             rooms = rooms.filter { _, box in
@@ -293,19 +476,19 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
         }
         let ids = rooms.withLock { Array($0.keys).sorted() }
         return ids.compactMap { id in
-            let events = (try? update(id, now: now, log: nil) { $0.tick(now: now) }) ?? []
+            let events = (try? update(id, now: now, command: nil) { $0.tick(now: now) }) ?? []
             return events.isEmpty ? nil : (id, events)
         }
     }
 
     /// The ranking of race `id` at `now` (what a watcher who arrives mid-race is shown first).
     public func ranking(_ id: String, now: EpochSeconds) throws -> [RankingEntry] {
-        try box(id).state.withLock { $0.room.ranking(now: now) }
+        try box(id, now: now).state.withLock { $0.room.ranking(now: now) }
     }
 
     /// The final ranking and awards, once the race is over.
     public func results(_ id: String, now: EpochSeconds) throws -> (ranking: [RankingEntry], awards: [RaceAward]) {
-        try box(id).state.withLock { r in
+        try box(id, now: now).state.withLock { r in
             guard r.room.phase == .finished, let awards = r.awards else { throw RaceServiceError.notFinished(id) }
             return (r.room.ranking(now: now), awards)
         }
@@ -319,64 +502,114 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
         return max(last &+ 1, clock)
     }
 
-    /// Applies `change` to a room under its lock and, for a command (`log`), commits it to the
-    /// store before returning; when the change finishes the race, awards XP and badges and
+    /// Applies `change` to a room under its lock and, for a command, commits it to the store
+    /// before returning; when the race is over and has no results yet, awards XP and badges and
     /// stores the results in one transaction. A command the room refuses is not logged, except
     /// a finish faster than anyone runs, which disqualifies the runner (state that must survive).
-    private func update(_ id: String, now: EpochSeconds, log: (RaceLogEntry.Kind, UserID, String, [UInt8]?)?,
+    ///
+    /// On a shared store (record 0541) a command runs under the race's lock in the store, after
+    /// the room has applied what other daemons appended; a tick reads that first without the lock.
+    private func update(_ id: String, now: EpochSeconds, command: RaceCommand?,
                         _ change: (inout RaceRoom<Tracker>) throws -> [RaceEvent]) throws -> [SequencedRaceEvent] {
         let box = try box(id)
-        let (events, finished) = try box.state.withLock { entry -> ([SequencedRaceEvent], [RankingEntry]?) in
-            if entry.stale {
-                guard let race = try store.activeRaces(startingFrom: entry.room.settings.startTime)
-                        .first(where: { $0.id == id }) else { throw RaceServiceError.unknownRace(id) }
-                let eventSeq = entry.eventSeq
-                entry = try rebuild(race)
-                entry.eventSeq = eventSeq
-            }
+        let shared = store.racesAreShared
+        let (events, finished) = try locked(box, id, now: now) { entry -> ([SequencedRaceEvent], [RankingEntry]?) in
+            if entry.stale { try reload(&entry, id) }
             let events: [RaceEvent]
-            do {
+            switch (command, shared) {
+            case (nil, false):
                 events = try change(&entry.room)
-            } catch let error as RaceError {
-                if case .implausibleFinish = error, let log { try append(log, to: &entry, race: id, now: now) }
-                throw error
+            case (nil, true):
+                try readTail(&entry, id, now: now)
+                events = try change(&entry.room)
+            case (let command?, false):
+                let user = command.user ?? entry.room.participant(tokenDigest: command.tokenDigest) ?? ""
+                do {
+                    events = try change(&entry.room)
+                } catch let error as RaceError {
+                    if case .implausibleFinish = error { try append(command, user: user, to: &entry, race: id, now: now) }
+                    throw error
+                }
+                try append(command, user: user, to: &entry, race: id, now: now)
+            case (let command?, true):
+                events = try lockedAppend(command, to: &entry, race: id, now: now, change)
             }
-            if let log { try append(log, to: &entry, race: id, now: now) }
             var sequenced: [SequencedRaceEvent] = []
             for event in events {
                 entry.eventSeq = Self.nextSeq(after: entry.eventSeq, now: now)
                 sequenced.append(SequencedRaceEvent(event: event, seq: entry.eventSeq))
             }
-            return (sequenced, entry.awards == nil ? Self.finalRanking(events) : nil)
+            guard entry.awards == nil, entry.room.phase == .finished else { return (sequenced, nil) }
+            if shared {
+                // Under the race's lock, after the whole log: one daemon stores the results,
+                // the others read them (a failure is tried again at the next tick).
+                try? finishShared(&entry, race: id, now: now)
+                return (sequenced, nil)
+            }
+            return (sequenced, Self.finalRanking(events) ?? entry.room.ranking(now: now))
         }
         if let finished {
-            let awards = try finish(id, distance: try summary(id).settings.distance, ranking: finished, now: now)
+            let awards = try finish(id, settings: try settings(id), ranking: finished, now: now)
             box.state.withLock { $0.awards = awards }
         }
         return events
     }
 
-    /// Commits one command to the race's log; when the store fails the room is marked stale
-    /// (rebuilt from the log before its next command) and the error goes to the caller.
-    private func append(_ log: (RaceLogEntry.Kind, UserID, String, [UInt8]?), to entry: inout Room, race: String,
+    /// A command on a shared store: under the race's lock, the room applies what other daemons
+    /// appended, then the command, which is appended after them in the same transaction. When
+    /// the transaction fails after the room applied the command, the room is rebuilt from the log.
+    private func lockedAppend(_ command: RaceCommand, to entry: inout Room, race id: String, now: EpochSeconds,
+                              _ change: (inout RaceRoom<Tracker>) throws -> [RaceEvent]) throws -> [RaceEvent] {
+        var events: [RaceEvent] = []
+        var refusal: RaceError?
+        var applied = false
+        do {
+            try store.appendRaceEntry(race: id, after: entry.logSeq) { tail in
+                try catchUp(&entry, race: id, tail: tail, now: now)
+                let user = command.user ?? entry.room.participant(tokenDigest: command.tokenDigest) ?? ""
+                do {
+                    events = try change(&entry.room)
+                } catch let error as RaceError {
+                    guard case .implausibleFinish = error else { throw error }
+                    refusal = error
+                }
+                applied = true
+                return RaceLogEntry(raceID: id, seq: entry.logSeq + 1, kind: command.kind, userID: user,
+                                    tokenDigest: command.tokenDigest, time: now, points: command.points)
+            }
+            entry.logSeq += 1
+        } catch {
+            if applied { recover(&entry, race: id) }
+            throw error
+        }
+        if let refusal { throw refusal }
+        return events
+    }
+
+    /// Commits one command to the race's log (a store only this daemon writes); when the store
+    /// fails the room goes back to what the log says.
+    private func append(_ command: RaceCommand, user: UserID, to entry: inout Room, race: String,
                         now: EpochSeconds) throws {
         let seq = entry.logSeq + 1
         do {
-            try store.appendRaceEntry(RaceLogEntry(raceID: race, seq: seq, kind: log.0, userID: log.1,
-                                                   tokenDigest: log.2, time: now, points: log.3))
+            try store.appendRaceEntry(RaceLogEntry(raceID: race, seq: seq, kind: command.kind, userID: user,
+                                                   tokenDigest: command.tokenDigest, time: now, points: command.points))
             entry.logSeq = seq
         } catch {
-            // Memory is one command ahead of the log: go back to what the log says now, or, if
-            // the store cannot even be read, before the room's next command.
-            let eventSeq = entry.eventSeq
-            if let race = try? store.activeRaces(startingFrom: entry.room.settings.startTime).first(where: { $0.id == race }),
-               let rebuilt = try? rebuild(race) {
-                entry = rebuilt
-                entry.eventSeq = eventSeq
-            } else {
-                entry.stale = true
-            }
+            recover(&entry, race: race)
             throw error
+        }
+    }
+
+    /// Memory is one command ahead of the log: go back to what the log says now, or, if the
+    /// store cannot even be read, before the room's next command.
+    private func recover(_ entry: inout Room, race: String) {
+        let eventSeq = entry.eventSeq
+        if let stored = try? store.race(id: race), let rebuilt = try? rebuild(stored) {
+            entry = rebuilt
+            entry.eventSeq = eventSeq
+        } else {
+            entry.stale = true
         }
     }
 
@@ -385,8 +618,26 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
         return nil
     }
 
+    /// A finished room on a shared store: under the race's lock, after what other daemons
+    /// appended, stores the results (and awards, and race runs) unless a daemon did already,
+    /// in which case the room takes those.
+    private func finishShared(_ entry: inout Room, race id: String, now: EpochSeconds) throws {
+        var awards: [RaceAward]?
+        try store.appendRaceEntry(race: id, after: entry.logSeq) { tail in
+            try catchUp(&entry, race: id, tail: tail, now: now)
+            if let stored = try storedAwards(id) {
+                awards = stored
+            } else {
+                awards = try finish(id, settings: entry.room.settings, ranking: entry.room.ranking(now: now), now: now)
+            }
+            return nil
+        }
+        entry.awards = awards
+    }
+
     /// Awards the finishers and stores every runner's result, in one transaction.
-    private func finish(_ raceID: String, distance: Meters, ranking: [RankingEntry], now: EpochSeconds) throws -> [RaceAward] {
+    private func finish(_ raceID: String, settings: RaceSettings, ranking: [RankingEntry], now: EpochSeconds) throws -> [RaceAward] {
+        let distance = settings.distance
         return try store.transaction {
             var awards: [RaceAward] = []
             var rows: [StoredRaceResult] = []
@@ -415,7 +666,6 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
             // Every runner's track becomes a run in the same transaction (a crash leaves both or
             // neither); a runner who left was stored then, and storing again changes nothing.
             // The log is read once and split by runner (a 1,000-runner race has millions of rows).
-            let settings = try self.settings(raceID)
             for (user, entries) in Self.positionsByRunner(try store.raceEntries(race: raceID)) {
                 let finish = ranking.first { $0.userID == user }?.finishTime.map { settings.startTime + $0 }
                 storeRaceRun(race: raceID, settings: settings, user: user, positions: entries, until: finish, now: now)
