@@ -343,3 +343,13 @@ BENCH_STORE_REPEATS ?= 5
 bench-store: deps-test
 	$(SWIFT) build -c release --product runus-bench
 	scripts/with-postgres.sh .build/release/runus-bench store $(BENCH_STORE_RUNS) $(BENCH_STORE_REPEATS)
+
+# Replicas (record 0541; docs/performance/scale.md), not a test: one daemon on SQLite, one and two
+# replicas on PostgreSQL (a throwaway server, durable settings), copies of the default database,
+# in one run: missions.today at 64 connections, runs.ingest runs/s, the position -> ranking delay
+# of 1,000 racers in 100 rooms (across the two replicas), and the server's notifying-commit ceiling.
+# BENCH_RUNS runs of BENCH_SECONDS each (medians); RACE_SECONDS of race traffic (one run).
+SCALE_SECONDS ?= 8
+.PHONY: bench-scale
+bench-scale: build $(DB) deps-test
+	BENCH_SECONDS=$(SCALE_SECONDS) scripts/with-postgres.sh python3 scripts/bench_scale.py $(RELEASE_BIN) $(DB) $(MODEL)

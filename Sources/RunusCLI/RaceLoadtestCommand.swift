@@ -7,7 +7,7 @@ import Server
 enum RaceLoadtestCommand: Command {
     static let name = "race-loadtest"
     static let abstract = "Load a daemon with live races: runners in rooms sending a point a second."
-    static let usage = "[--addr ADDRESS] [--rooms N] [--runners-per-room N] [--duration S] [--server-pid PID] [--json]"
+    static let usage = "[--addr ADDRESS] [--second-addr ADDRESS] [--rooms N] [--runners-per-room N] [--duration S] [--server-pid PID] [--json]"
     static let discussion = """
     Creates the rooms, upserts the runners, joins each on its own connection and watches its room,
     then sends one point per runner per second, spread evenly over each second. Reports the delay
@@ -17,6 +17,7 @@ enum RaceLoadtestCommand: Command {
     """
     static let parser = ArgumentParser(options: [
         .value("addr", "ADDRESS", default: "127.0.0.1:7878", help: "Daemon address."),
+        .optional("second-addr", "ADDRESS", help: "A second replica: each runner sends to one and watches on the other."),
         .value("rooms", "N", default: "100", help: "Race rooms (1-1000)."),
         .value("runners-per-room", "N", default: "10", help: "Runners per room (1-1000)."),
         .value("duration", "S", default: "30", help: "Seconds of position traffic (1-3600)."),
@@ -32,6 +33,7 @@ enum RaceLoadtestCommand: Command {
         // Setup is three round trips per runner (upsert, join, watch), each join committed
         // (record 0526): leave 5 s plus 20 ms per runner, so joining never meets the start.
         plan.startDelay = 5 + 0.02 * Double(plan.rooms * plan.runnersPerRoom)
+        plan.secondAddress = try arguments.string("second-addr").map(ServeCommand.parseAddress)
         let pid = try arguments.int("server-pid", in: 1...Int(Int32.max))
         let clock = SystemClock()
         // CPU is sampled around the traffic only (setup and joins excluded) by the generator's

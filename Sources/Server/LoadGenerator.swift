@@ -22,6 +22,11 @@ public struct LoadPlan: Sendable {
     public var authToken: String?
     /// Longest wait for outstanding answers after `duration`.
     public var grace: Duration = .seconds(5)
+    /// A second replica: connections alternate between `address` and this one (record 0541).
+    public var secondAddress: ServerAddress?
+    /// Request lines (without terminators) sent in turn, in place of `requestLine` when not
+    /// empty: distinct runs to ingest, many runners to ask for missions.
+    public var requestLines: [[UInt8]] = []
 
     public init(address: ServerAddress, requestLine: [UInt8], connections: Int, duration: Duration, rate: Double? = nil) {
         self.address = address
@@ -78,12 +83,14 @@ public enum LoadGenerator {
         var request = plan.requestLine
         request.append(0x0A)
         let state = LoadState()
+        state.lines = plan.requestLines.map { $0 + [0x0A] }
         var clients: [LoadConnection] = []
         defer { clients.forEach { $0.close() } }
-        for _ in 0..<plan.connections {
-            let client = try LoadConnection(address: plan.address, request: request, state: state, loop: loop)
+        for i in 0..<plan.connections {
+            let address = i % 2 == 1 ? plan.secondAddress ?? plan.address : plan.address
+            let client = try LoadConnection(address: address, request: request, state: state, loop: loop)
             clients.append(client)
-            if let token = plan.authToken, case .tcp = plan.address { try client.authenticate(token) }
+            if let token = plan.authToken, case .tcp = address { try client.authenticate(token) }
         }
         for client in clients { client.token = try loop.add(client.fd, events: EpollBits.readable, source: client) }
 
@@ -136,6 +143,9 @@ final class LoadState {
     var lastAnswer: Int64 = 0
     var sending = false
     var closedLoop = true
+    /// Lines sent in turn by every connection (terminated); empty: each its own request.
+    var lines: [[UInt8]] = []
+    var nextLine = 0
     /// Where every read lands (one thread, one buffer).
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
@@ -195,7 +205,12 @@ final class LoadConnection: EventSource {
     func send(intendedAt time: Int64) {
         guard !closed else { return }
         sentAt.append(time)
-        pendingOutput.append(contentsOf: request)
+        if state.lines.isEmpty {
+            pendingOutput.append(contentsOf: request)
+        } else {
+            pendingOutput.append(contentsOf: state.lines[state.nextLine % state.lines.count])
+            state.nextLine += 1
+        }
         flush()
     }
 

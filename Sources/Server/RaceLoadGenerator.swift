@@ -13,6 +13,9 @@ public struct RaceLoadPlan: Sendable {
     public var duration: Double
     /// Seconds from creating the races to their start (joins happen in between).
     public var startDelay: Double = 5
+    /// A second replica (record 0541): runner i sends through one replica and watches its race
+    /// on the other, so every ranking it matches crossed between them.
+    public var secondAddress: ServerAddress?
 
     public init(address: ServerAddress, rooms: Int, runnersPerRoom: Int, duration: Double) {
         self.address = address; self.rooms = rooms; self.runnersPerRoom = runnersPerRoom; self.duration = duration
@@ -57,15 +60,24 @@ public enum RaceLoadGenerator {
         for i in 0..<total {
             let user = "load-\(i)"
             _ = try admin.call(["op": "users.upsert", "user": .string(user), "time_zone": "UTC"])
-            let client = try LineClient(address: plan.address, timeout: .seconds(30))
+            let addresses = [plan.address] + (plan.secondAddress.map { [$0] } ?? [])
+            let client = try LineClient(address: addresses[i % addresses.count], timeout: .seconds(30))
             let race = races[i / plan.runnersPerRoom]
             let joined = try client.call(["op": "race.join", "race_id": .string(race), "user": .string(user)])
             guard let token = joined["result"]?["participant_token"]?.stringValue else {
                 throw ServerError.badAnswer(JSONWriter.string(joined))
             }
-            _ = try client.call(["op": "race.watch", "race_id": .string(race)])
-            let runner = RaceLoadRunner(client: client, user: user, race: race, token: token, index: i, state: state)
-            runner.token = try loop.add(client.fileDescriptor, events: EpollBits.readable, source: runner)
+            // With two replicas the runner watches on the other one; its own connection's
+            // answers are read and dropped.
+            let watcher = addresses.count > 1 ? try LineClient(address: addresses[(i + 1) % addresses.count], timeout: .seconds(30)) : client
+            _ = try watcher.call(["op": "race.watch", "race_id": .string(race)])
+            let runner = RaceLoadRunner(client: client, watcher: watcher, user: user, race: race, token: token, index: i, state: state)
+            runner.token = try loop.add(watcher.fileDescriptor, events: EpollBits.readable, source: runner)
+            if watcher !== client {
+                let drain = RaceLoadDrain(client: client, state: state)
+                drain.token = try loop.add(client.fileDescriptor, events: EpollBits.readable, source: drain)
+                runner.drain = drain
+            }
             runners.append(runner)
         }
         // Wait for the start, reading (and dropping) the waiting events meanwhile.
@@ -112,7 +124,11 @@ final class RaceLoadState {
 
 /// One simulated runner's connection: sends positions, matches the rankings they cause.
 final class RaceLoadRunner: EventSource {
+    /// Where positions go, and where pushed lines come from (the same with one replica).
     let client: LineClient
+    let watcher: LineClient
+    /// Reads the sending connection's answers when it is not the watcher.
+    var drain: RaceLoadDrain?
     let user: String
     let race: String
     let participantToken: String
@@ -124,8 +140,8 @@ final class RaceLoadRunner: EventSource {
     private var pending: [Int64: Int64] = [:]
     private let marker: [UInt8]
 
-    init(client: LineClient, user: String, race: String, token: String, index: Int, state: RaceLoadState) {
-        self.client = client; self.user = user; self.race = race; self.participantToken = token; self.state = state
+    init(client: LineClient, watcher: LineClient, user: String, race: String, token: String, index: Int, state: RaceLoadState) {
+        self.client = client; self.watcher = watcher; self.user = user; self.race = race; self.participantToken = token; self.state = state
         origin = (-60 + Double(index % 1000) * 0.1, Double(index / 1000) * 0.5 - 120)
         marker = Array(#""user":""#.utf8) + Array(user.utf8) + [0x22]
     }
@@ -141,7 +157,7 @@ final class RaceLoadRunner: EventSource {
     }
 
     func handle(events: UInt32) {
-        guard let n = try? Sys.read(client.fileDescriptor, state.buffer.baseAddress!, state.buffer.count), n > 0 else { return }
+        guard let n = try? Sys.read(watcher.fileDescriptor, state.buffer.baseAddress!, state.buffer.count), n > 0 else { return }
         input.append(contentsOf: UnsafeRawBufferPointer(rebasing: state.buffer[0..<n]))
         let now = Sys.monotonicNanoseconds()
         var start = 0
@@ -179,5 +195,29 @@ final class RaceLoadRunner: EventSource {
         return nil
     }
 
-    func close() { client.close() }
+    func close() {
+        client.close()
+        if watcher !== client { watcher.close() }
+    }
+}
+
+/// The answers on a runner's sending connection when it watches elsewhere: read, errors counted.
+final class RaceLoadDrain: EventSource {
+    let client: LineClient
+    var token: UInt64 = 0
+    private let state: RaceLoadState
+    private var input: [UInt8] = []
+
+    init(client: LineClient, state: RaceLoadState) { self.client = client; self.state = state }
+
+    func handle(events: UInt32) {
+        guard let n = try? Sys.read(client.fileDescriptor, state.buffer.baseAddress!, state.buffer.count), n > 0 else { return }
+        input.append(contentsOf: UnsafeRawBufferPointer(rebasing: state.buffer[0..<n]))
+        var start = 0
+        while let newline = input[start...].firstIndex(of: 0x0A) {
+            if input[start..<newline].starts(with: Array(#"{"error""#.utf8)) { state.errors += 1 }
+            start = newline + 1
+        }
+        input.removeSubrange(0..<start)
+    }
 }

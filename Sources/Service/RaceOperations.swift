@@ -203,7 +203,7 @@ public final class RaceOperations: Sendable {
     }
 
     func join(_ request: Request) throws -> JSONValue {
-        let race = try request.string("race_id")
+        let race = try raceID(request)
         let user = try request.string("user")
         try checkAccess(request, race: race)
         let token = Self.secret()
@@ -216,7 +216,7 @@ public final class RaceOperations: Sendable {
 
     /// The host calls the race off before its start; watchers get `race.cancelled`.
     func cancel(_ request: Request) throws -> JSONValue {
-        let race = try request.string("race_id")
+        let race = try raceID(request)
         let user = try request.string("user")
         let events = try call(race) { try service.cancel(race, by: user, now: clock.now()) }
         publish(race, events)
@@ -226,7 +226,7 @@ public final class RaceOperations: Sendable {
     }
 
     func leave(_ request: Request) throws -> JSONValue {
-        let race = try request.string("race_id")
+        let race = try raceID(request)
         let token = try request.string("participant_token")
         publish(race, try call(race) { try service.leave(race, token: token, now: clock.now()) })
         peers?.announce(races: [race])
@@ -234,7 +234,7 @@ public final class RaceOperations: Sendable {
     }
 
     func watch(_ request: Request) throws -> JSONValue {
-        let race = try request.string("race_id")
+        let race = try raceID(request)
         try checkAccess(request, race: race)
         let summary = try call(race) { try service.summary(race, now: clock.now()) }
         rememberUnnamed(summary.participants)
@@ -251,7 +251,7 @@ public final class RaceOperations: Sendable {
     }
 
     func position(_ request: Request) throws -> JSONValue {
-        let race = try request.string("race_id")
+        let race = try raceID(request)
         let token = try request.string("participant_token")
         let track = try WireTrack.track(from: request.optional("points"), op: "race.position", allowReadings: false)
         let events = try call(race) { try service.position(race, token: token, points: track.points, now: clock.now()) }
@@ -269,7 +269,7 @@ public final class RaceOperations: Sendable {
     }
 
     func results(_ request: Request) throws -> JSONValue {
-        let race = try request.string("race_id")
+        let race = try raceID(request)
         try checkAccess(request, race: race)
         let (ranking, awards) = try call(race) { try service.results(race, now: clock.now()) }
         rememberUnnamed(ranking.map(\.userID))
@@ -283,6 +283,22 @@ public final class RaceOperations: Sendable {
     }
 
     // MARK: helpers
+
+    /// The request's `race_id`. Every race this daemon or another ever made is `race-` and 32
+    /// lowercase hex digits (`secret()`): any other text names no race, answered `not_found` at
+    /// once, without a store query (on PostgreSQL, where a replica looks up races it has not
+    /// seen, text the server cannot hold, such as U+0000, never reaches it).
+    func raceID(_ request: Request) throws -> String {
+        let race = try request.string("race_id")
+        guard Self.isWellFormedRaceID(race) else { return try call(race) { throw RaceServiceError.unknownRace(race) } }
+        return race
+    }
+
+    static func isWellFormedRaceID(_ id: String) -> Bool {
+        let bytes = Array(id.utf8)
+        guard bytes.count == 37, bytes.starts(with: Array("race-".utf8)) else { return false }
+        return bytes.dropFirst(5).allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
 
     /// Loads the display names of runners this daemon has not seen join (they joined through
     /// another daemon on the database, or before a restart).

@@ -153,4 +153,31 @@ struct RaceSocketTests {
         let awards = results["result"]?["awards"]?.arrayValue ?? []
         #expect(awards.first { $0["user"] == "ana" }?["xp"]?.intValue == 50 + 20 + 100)
     }
+
+    @Test("a race_id that no daemon could have made is not_found at once, for every race operation; a well-formed unknown one too")
+    func malformedRaceIDs() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.cleanup() }
+        let store = try SQLiteStore(path: dir.file("ids.sqlite"))
+        try store.upsertUser(UserProfile(id: "ana", timeZone: "UTC"))
+        let races = RaceOperations(store: store, resolver: SystemTimeZones(), clock: ManualClock(Self.start - 60), pusher: ServerPusher())
+        let router = Router()
+        races.register(on: router)
+        let ids = ["race-1", "", "race-\u{0}" + String(repeating: "a", count: 31), "race-" + String(repeating: "A", count: 32),
+                   "race-" + String(repeating: "a", count: 33), "RACE-" + String(repeating: "0", count: 32),
+                   "race-" + String(repeating: "0", count: 32)]  // well formed, but there is none
+        for id in ids {
+            // A well-formed id reaches the operation's own checks (its points first, for race.position).
+            let wellFormed = RaceOperations.isWellFormedRaceID(id)
+            for op in ["race.join", "race.leave", "race.watch", "race.position", "race.results", "race.cancel"]
+                where !(wellFormed && op == "race.position") {
+                let answer = router.answer(to: ["op": .string(op), "race_id": .string(id), "user": "ana", "participant_token": "t",
+                                                "points": [[.number(Self.start), 45, 7]]])
+                #expect(answer.errorCode == "not_found", "\(op) \(id.debugDescription): \(JSONWriter.string(answer).prefix(200))")
+                #expect(answer["error"]?["field"] == "race_id")
+            }
+        }
+        #expect(RaceOperations.isWellFormedRaceID("race-" + RaceOperations.secret()))
+        #expect(!RaceOperations.isWellFormedRaceID("race-1"))
+    }
 }
