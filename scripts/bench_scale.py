@@ -152,14 +152,15 @@ def main():
 
         print(f"\nbench-scale: {len(users)} runners, medians of {RUNS} runs of {SECONDS:g} s; races: 1,000 racers in "
               f"100 rooms for {RACE_SECONDS:g} s (one run)\n")
-        print("| configuration | missions.today req/s | p99 ms | runs.ingest runs/s | p99 ms | ranking delay p50 / p99 / max ms | matched / sent |")
-        print("|---|---|---|---|---|---|---|")
+        print("| configuration | missions.today req/s | p99 ms | runs.ingest runs/s | p99 ms | ranking delay p50 / p99 / max ms | matched / sent | errors |")
+        print("|---|---|---|---|---|---|---|---|")
         for name, _ in phases:
             r = results[name]
             race = r["race"]
             print(f"| {name} | {r['today_rps']:.0f} | {r['today_p99']:.2f} | {r['ingest_rps']:.0f} | {r['ingest_p99']:.2f} | "
                   f"{race['p50_ms']:.2f} / {race['p99_ms']:.2f} / {race['max_ms']:.2f} | "
-                  f"{race['updates_matched']} / {race['positions_sent']} |")
+                  f"{race['updates_matched']} / {race['positions_sent']} | "
+                  f"{r['today_errors']} / {r['ingest_errors']} / {race['errors']} |")
         s, p1, p2 = results["sqlite"], results["pg-1"], results["pg-2"]
         print(f"\nratios: missions.today pg-2 / sqlite {p2['today_rps'] / s['today_rps']:.2f} (goal >= 1), "
               f"pg-1 / sqlite {p1['today_rps'] / s['today_rps']:.2f}; runs.ingest sqlite / pg-1 "

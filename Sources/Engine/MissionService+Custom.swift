@@ -60,7 +60,7 @@ extension MissionService {
         let p = scored?.pComplete.flatMap { $0.isFinite ? $0.clamped(to: 0...1, nan: 1) : nil }
         let xp = MissionXP.xp(for: spec, pComplete: p ?? .nan)
         let canonical = spec.canonicalJSON
-        return try store.transaction {
+        return try store.transaction(runners: [userID]) {
             let todays = try store.assignments(user: userID, day: day)
             let customs = todays.filter { $0.role == .custom }
             guard customs.count < Self.customPerDay else { throw CustomMissionError.tooMany(day: day, limit: Self.customPerDay) }

@@ -84,7 +84,7 @@ public final class MissionService: Sendable {
         // Fast path without a write transaction: the day's missions exist already.
         let first = try stored()
         if !refresh, first.enough { return (day, try first.current.map { try Self.todayMission($0, state: state, user: user, day: day) }) }
-        return try store.transaction {
+        return try store.transaction(runners: [userID]) {
             // Re-read inside the write transaction: a concurrent first request may have
             // chosen the day's missions since (transactions are serialised).
             let (todays, current, enough) = try stored()

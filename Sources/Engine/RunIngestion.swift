@@ -123,7 +123,7 @@ public final class RunIngestion: Sendable {
         case .repaired(let repaired, _): run = repaired
         case .skipped(let reason): throw IngestError.impossible(runID: clientRunID, reason: reason)
         }
-        return try store.transaction {
+        return try store.transaction(runners: [userID]) {
             // A concurrent request may have ingested the same run since the first check.
             if let stored = try store.ingestAnswer(user: userID, runID: runID) { return try JSONParser.parse(stored) }
             let day = user.localDay(at: run.startTime, resolver: resolver)

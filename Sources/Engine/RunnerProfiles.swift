@@ -55,7 +55,7 @@ public struct RunnerProfiles: Sendable {
     /// Applies `update` to the stored profile (a new runner needs a time zone); returns the
     /// profile now stored and whether it was created.
     public func upsert(_ id: UserID, _ update: ProfileUpdate) throws -> (profile: UserProfile, created: Bool) {
-        try store.transaction {
+        try store.transaction(runners: [id]) {
             let current = try store.user(id: id)
             guard let zone = update.timeZone ?? current.map({ ($0.timeZone, $0.utcOffsetSeconds) }) else {
                 throw ProfileError.timeZoneRequired(id)

@@ -17,14 +17,14 @@ import Storage
 ///   has its transaction rolled back and that error thrown at the end, never a commit of less
 ///   than the body believes it wrote.
 extension ConnectionPool {
-    func transaction<T>(_ body: () throws -> T) throws -> T {
+    func transaction<T>(isolation: Isolation = .serializable, _ body: () throws -> T) throws -> T {
         if let connection = boundConnection { return try savepoint(on: connection, body) }
         var attempt = 1
         while true {
             let connection = try checkOut()
             bind(connection)
             do {
-                let result = try outermost(on: connection, body)
+                let result = try outermost(on: connection, isolation: isolation, body)
                 unbind()
                 checkIn(connection)
                 return result
@@ -43,9 +43,10 @@ extension ConnectionPool {
                                                    reason: "\(attempt) attempts were \(why)", detail: "\(cause ?? error)")
                 }
                 attempt += 1
-                // Short and growing: the transaction that won has committed by now (SSI
-                // lets it), so the next attempt sees its writes.
-                SocketWait.sleep(seconds: 0.001 * Double(attempt * attempt))
+                // Growing, and random within it ("full jitter"): transactions that conflicted
+                // together must not all run again at the same instant and conflict again
+                // (8 concurrent ingests of different runners did, under a fixed schedule).
+                SocketWait.sleep(seconds: Self.retryDelay(attempt: attempt))
             }
         }
     }
@@ -84,8 +85,24 @@ extension ConnectionPool {
         }
     }
 
-    private func outermost<T>(on connection: PGConnection, _ body: () throws -> T) throws -> T {
-        try connection.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")
+    /// The wait before attempt `attempt` (≥ 2) of a transaction, seconds: uniform in
+    /// [0, min(0.1, 0.002 × 2^(attempt − 2))].
+    static func retryDelay(attempt: Int) -> Double {
+        let ceiling = min(0.1, 0.002 * Double(1 << min(max(attempt - 2, 0), 16)))
+        return Double.random(in: 0...ceiling)
+    }
+
+    /// How an outermost transaction is isolated.
+    enum Isolation: String {
+        /// The engine's default: as if transactions ran one at a time.
+        case serializable = "BEGIN ISOLATION LEVEL SERIALIZABLE"
+        /// Each statement sees what committed before it; the body orders itself with locks
+        /// (a runner's advisory lock, a race's row lock, record 0542).
+        case readCommitted = "BEGIN ISOLATION LEVEL READ COMMITTED"
+    }
+
+    private func outermost<T>(on connection: PGConnection, isolation: Isolation, _ body: () throws -> T) throws -> T {
+        try connection.execute(isolation.rawValue)
         connection.depth = 1
         let result = try body()
         if let cause = connection.retryCause { throw cause }

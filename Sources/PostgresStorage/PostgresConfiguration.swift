@@ -21,7 +21,7 @@ public struct PostgresConfiguration: Sendable, Equatable {
     public var acquireTimeout = 10.0
     /// Times a transaction is run in all when the server refuses it as not serialisable
     /// (40001), picks it as a deadlock victim (40P01), or loses its connection before COMMIT.
-    public var transactionAttempts = 8
+    public var transactionAttempts = 20
     /// Reconnect backoff: the first delay after a failed connect, doubling up to the maximum.
     public var firstReconnectDelay = 0.1
     public var maximumReconnectDelay = 5.0

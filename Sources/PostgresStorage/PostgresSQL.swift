@@ -31,6 +31,9 @@ enum PostgresSQL {
     /// The number the triggers of schema version 3 change at every write to a runner's profile,
     /// runs or missions (record 0541); no row: 0.
     static let userGeneration = PGQuery("SELECT generation FROM user_generations WHERE user_id = $1", [.text])
+    /// A runner's transaction lock (record 0542): the two-key advisory lock space, class
+    /// "RUNR", keyed by the id's hash (two runners whose ids collide only wait for each other).
+    static let lockRunner = PGQuery("SELECT pg_advisory_xact_lock(1381322322, hashtext($1))", [.text])
     static let userByID = PGQuery("SELECT \(userColumns) FROM users WHERE id = $1", [.text])
     static let allUsers = PGQuery("SELECT \(userColumns) FROM users ORDER BY id")
 

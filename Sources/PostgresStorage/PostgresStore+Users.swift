@@ -13,7 +13,7 @@ extension PostgresStore: UserStore {
 
     /// Deletes the runner and every record of theirs in one transaction; false for an unknown id.
     public func deleteUser(id: UserID) throws -> Bool {
-        try transaction {
+        try transaction(runners: [id]) {
             var removed = 0
             for query in PostgresSQL.deleteUser { removed = try write(query, [.text(id)]) }
             return removed == 1

@@ -56,6 +56,19 @@ public final class PostgresStore: Sendable {
     /// Runs `body` in one serialisable transaction (see `ConnectionPool.transaction`): all of its
     /// writes commit together or none do; a body the server refuses as not serialisable runs
     /// again.
+    /// Runs `body` in one transaction ordered by runner (record 0542): READ COMMITTED, after
+    /// taking an advisory lock per runner (sorted, so two such transactions never deadlock), held
+    /// to the commit. Different runners' transactions run side by side; one runner's run one
+    /// after the other, each seeing what the previous committed, which is what the engine's
+    /// check-then-write bodies need; the ledger's unique constraints stay the last word. Run
+    /// again, like `transaction`, when the connection is lost before COMMIT or on a deadlock.
+    public func transaction<T>(runners: [UserID], _ body: () throws -> T) throws -> T {
+        try pool.transaction(isolation: .readCommitted) {
+            for runner in Set(runners).sorted() { _ = try rows(PostgresSQL.lockRunner, [.text(runner)]) }
+            return try body()
+        }
+    }
+
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         try pool.transaction(body)
     }

@@ -100,6 +100,15 @@ public protocol IngestLedger: Sendable {
 /// call joins the outer transaction; if its body throws, only its own writes are undone.
 public protocol TransactionalStore: Sendable {
     func transaction<T>(_ body: () throws -> T) throws -> T
+    /// A transaction whose checks and writes concern the rows of `runners` only (an ingest, a
+    /// day's missions, a profile): a store may order such transactions by runner, with a lock
+    /// per runner, instead of by serialisability (PostgreSQL, record 0542), so that different
+    /// runners' transactions never wait for or abort each other. The same contract otherwise.
+    func transaction<T>(runners: [UserID], _ body: () throws -> T) throws -> T
+}
+
+extension TransactionalStore {
+    public func transaction<T>(runners: [UserID], _ body: () throws -> T) throws -> T { try transaction(body) }
 }
 
 /// An error a store throws when its database cannot serve a request now (the server is down,
