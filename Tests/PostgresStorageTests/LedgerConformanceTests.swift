@@ -106,6 +106,72 @@ struct LedgerConformanceTests {
     }
 }
 
+/// Transactions ordered by runner (record 0542): one runner's check-then-write bodies still run
+/// one at a time; different runners' never refuse each other.
+@Suite("Store conformance: runner transactions")
+struct RunnerTransactionConformanceTests {
+    @Test("8 threads ingesting the same run under the runner's lock: one run, one award, one answer for all", arguments: StoreKind.allCases)
+    func sameRunner(kind: StoreKind) throws {
+        try withStore(kind) { store throws in
+            try store.upsertUser(Sample.user("u1"))
+            let seen = Observations()
+            onThreads(8) { i in
+                do {
+                    let answer = try store.transaction(runners: ["u1"]) { () throws -> String in
+                        if let stored = try store.ingestAnswer(user: "u1", runID: "r1") { return stored }
+                        guard try store.insertRun(Sample.run("r1", user: "u1", start: 100)) else { throw Boom() }
+                        try store.insertReward(RewardEntry(userID: "u1", time: 100, xp: 50, reason: "run", ref: "r1"))
+                        let json = #"{"by":\#(i)}"#
+                        try store.recordIngestAnswer(user: "u1", runID: "r1", answerJSON: json)
+                        return json
+                    }
+                    if let by = Int(answer.filter(\.isNumber)) { seen.add(by) } else { seen.fail("thread \(i): answer \(answer)") }
+                } catch {
+                    seen.fail("thread \(i): \(error)")
+                }
+            }
+            #expect(seen.failures == [])
+            #expect(Set(seen.values).count == 1 && seen.values.count == 8)
+            let totals = try store.totals()
+            #expect(totals.runs == 1 && totals.rewards == 1 && totals.ingestAnswers == 1)
+        }
+    }
+
+    @Test("8 threads, each a different runner reading their whole ledger and runs and writing 20 runs: every transaction commits",
+          arguments: StoreKind.allCases)
+    func differentRunners(kind: StoreKind) throws {
+        try withStore(kind) { store throws in
+            for i in 0..<8 {
+                try store.upsertUser(Sample.user("u\(i)"))
+                for k in 0..<30 {
+                    _ = try store.insertRun(Sample.run("old-\(k)", user: "u\(i)", start: Double(k) * 4000))
+                    try store.insertReward(RewardEntry(userID: "u\(i)", time: Double(k) * 4000, xp: 10, reason: "run", ref: "old-\(k)"))
+                }
+            }
+            let seen = Observations()
+            onThreads(8) { i in
+                for k in 0..<20 {
+                    do {
+                        try store.transaction(runners: ["u\(i)"]) {
+                            let xp = try store.rewards(user: "u\(i)").reduce(0) { $0 + $1.xp }
+                            let start = 200_000 + Double(k) * 4000
+                            _ = try store.runs(user: "u\(i)", from: start - 86_400, to: start + 1)
+                            guard try store.insertRun(Sample.run("new-\(k)", user: "u\(i)", start: start)) else { throw Boom() }
+                            try store.insertReward(RewardEntry(userID: "u\(i)", time: start, xp: xp > 0 ? 10 : 0, reason: "run", ref: "new-\(k)"))
+                        }
+                        seen.add(i)
+                    } catch {
+                        seen.fail("runner u\(i), run \(k): \(error)")
+                    }
+                }
+            }
+            #expect(seen.failures == [], "\(seen.failures.prefix(3))")
+            #expect(seen.values.count == 160)
+            #expect(try store.totals().runs == 8 * 50)
+        }
+    }
+}
+
 @Suite("Store conformance: stored runs no run can have are repaired or left out when read")
 struct CheckedReadConformanceTests {
     @Test("an impossible run is left out of every read (and logged), a repairable one is clamped; storedRuns keeps both as they are",
