@@ -53,6 +53,7 @@ enum TrainCommand: Command {
         }
         let trainFraction = try arguments.double("train-fraction", in: 0.5...0.95)!
         let seed = try arguments.int("seed", in: 0...Int(Int32.max))!
+        let peopleOptions = try Self.peopleOptions(arguments, seed: seed)
         BLASThreads.useOne()  // bit-for-bit reproducible fits (record 0006)
         let store = try StoreOpening.open(dbPath, for: .offline)
         defer { try? store.close() }
@@ -65,7 +66,6 @@ enum TrainCommand: Command {
             throw CLIError("\(dbPath): only \(data.examples.count) logged outcomes (tried missions) for \(runs) runs; "
                            + "an imported history has none: train on labels from the runs themselves with --labels history")
         }
-        let peopleOptions = try Self.peopleOptions(arguments, seed: seed)
         output.err("training on \(data.examples.count) labelled examples from \(data.runners) runners (\(kind); BLAS kernel \(BLASThreads.kernel), 1 thread)\n")
         if kind == "gbdt" {
             var options = TrainingPipeline.BoostingOptions()
