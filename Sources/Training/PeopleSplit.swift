@@ -32,9 +32,10 @@ public struct PeopleSplit: Sendable {
         Set(users).map { ($0, hash($0, seed: seed)) }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map(\.0)
     }
 
-    /// `folds` (>= 2) folds of the runners of `examples`; throws when fewer runners than folds.
+    /// `folds` (>= 2) folds of the runners of `examples`; throws for fewer than 2 folds or fewer
+    /// runners than folds.
     public init(_ examples: [LabelledExample], folds: Int, seed: Int) throws {
-        precondition(folds >= 2, "folds \(folds) < 2")
+        guard folds >= 2 else { throw TrainingError.badFolds(folds) }
         let ranked = Self.rank(examples.map(\.userID), seed: seed)
         guard ranked.count >= folds else { throw TrainingError.tooFewRunners(count: ranked.count, needed: folds) }
         self.ranked = ranked

@@ -29,6 +29,8 @@ public enum TrainingError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooFewRunners(count: Int, needed: Int)
     /// A group split's held-out share outside (0, 1).
     case badHeldOutShare(Double)
+    /// A cross-validation over fewer than 2 folds of people.
+    case badFolds(Int)
 
     public var description: String {
         switch self {
@@ -59,6 +61,8 @@ public enum TrainingError: Error, Equatable, Sendable, CustomStringConvertible {
             return "only \(count) runners have labelled examples; holding people out needs at least \(needed)"
         case let .badHeldOutShare(share):
             return "held-out share of runners \(share) is outside (0, 1)"
+        case let .badFolds(folds):
+            return "\(folds) folds of people: a cross-validation needs at least 2"
         }
     }
 }

@@ -54,6 +54,7 @@ struct PeopleValidationTests {
         #expect(try PeopleSplit(all, folds: 5, seed: 1).ranked == split.ranked)
         #expect(try PeopleSplit(all, folds: 5, seed: 2).ranked != split.ranked)
         #expect(throws: TrainingError.tooFewRunners(count: 11, needed: 12)) { try PeopleSplit(all, folds: 12, seed: 1) }
+        #expect(throws: TrainingError.badFolds(1)) { try PeopleSplit(all, folds: 1, seed: 1) }
     }
 
     @Test("the runner hash reads the id's length first: ids are not joined, and the low bytes spread")
