@@ -34,11 +34,13 @@ public enum EngineError: Error, CustomStringConvertible, Equatable {
     }
 }
 
-/// A logistic-regression artifact serving as the scorer. Creation refuses an artifact whose
+/// A logistic-regression artifact serving as the scorer: σ of the margin, then the artifact's
+/// per-kind map when it has one (docs/decisions/0631). Creation refuses an artifact whose
 /// feature schema is not the code's.
 public struct LogisticScorer: MissionScorer {
     public let version: String
     let model: LogisticRegressionModel
+    let kindColumns: KindCalibration.Columns?
 
     public init(artifact: ModelArtifact) throws {
         guard artifact.featureSchemaHash == MissionFeatures.schema.hash else {
@@ -46,9 +48,11 @@ public struct LogisticScorer: MissionScorer {
         }
         version = artifact.modelVersion
         model = artifact.makeModel()
+        kindColumns = artifact.kindColumns
     }
 
     public func probabilities(_ rows: [[Double]]) -> [Double] {
-        rows.map { model.probability(row: $0) }
+        guard let kindColumns else { return rows.map { model.probability(row: $0) } }
+        return rows.map { kindColumns.probability(shared: model.probability(row: $0), row: $0) }
     }
 }

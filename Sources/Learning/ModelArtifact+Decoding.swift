@@ -28,15 +28,17 @@ extension ModelArtifact {
         let metricsObject = try root.object("metrics")
         var metrics: [String: Double] = [:]
         for key in metricsObject.members.keys { metrics[key] = try metricsObject.number(key) }
+        let names = try schema.strings("names")
+        let kindCalibration = try KindCalibration.decodeOptional(root, version: version, minimumVersion: 2, featureNames: names)?.0
         return try ModelArtifact(
             formatVersion: version, modelType: type, modelVersion: try root.string("model_version"),
-            featureNames: try schema.strings("names"), featureSchemaHash: try schema.string("hash"),
+            featureNames: names, featureSchemaHash: try schema.string("hash"),
             intercept: try parameters.number("intercept"), coefficients: try parameters.numbers("coefficients"),
             means: try parameters.numbers("means"), scales: try parameters.numbers("scales"),
             training: Training(fingerprint: try training.string("fingerprint"), rows: try training.int("rows"),
                                seed: try training.int("seed"), l2: try training.number("l2"),
                                iterations: try training.int("iterations"), converged: try training.bool("converged")),
-            metrics: metrics)
+            metrics: metrics, kindCalibration: kindCalibration)
     }
 }
 

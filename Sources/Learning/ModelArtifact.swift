@@ -14,9 +14,13 @@ import RunusCore
 /// Coefficients are on the standardized scale, in feature order. Numbers are written in
 /// shortest round-trip form, so `decode(encode(a)) == a` and the rebuilt model predicts
 /// bitwise like the original. See docs/decisions/0304-model-artifact-format.md.
+///
+/// Format version 2 adds the optional `kind_calibration` object (per-kind maps on top of σ of
+/// the margin, docs/decisions/0631); a document without one is written as version 1, byte for
+/// byte what earlier builds wrote.
 public struct ModelArtifact: Sendable, Equatable {
     /// The newest `format_version` this build writes and reads.
-    public static let currentFormatVersion = 1
+    public static let currentFormatVersion = 2
     /// The `model_type` of a logistic regression artifact.
     public static let logisticRegressionType = "logistic_regression"
     /// Largest |integer| JSON numbers carry exactly (2^53).
@@ -66,6 +70,10 @@ public struct ModelArtifact: Sendable, Equatable {
     public let training: Training
     /// Named quality measures (e.g. "test_auc"), finite.
     public let metrics: [String: Double]
+    /// Per-kind maps applied to σ(margin); nil = σ(margin) is served (record 0631).
+    public let kindCalibration: KindCalibration?
+    /// `kindCalibration` resolved against `featureNames`.
+    public let kindColumns: KindCalibration.Columns?
 
     /// An artifact for `model`. Throws `LearningError.invalidArtifact` when the names do not
     /// match the model's feature count, a name repeats, a number is not finite, or the seed or
@@ -76,17 +84,32 @@ public struct ModelArtifact: Sendable, Equatable {
             throw LearningError.invalidArtifact(field: "feature_schema.names",
                 problem: "\(featureNames.count) names for a model with \(model.featureCount) features")
         }
-        try self.init(formatVersion: Self.currentFormatVersion, modelType: Self.logisticRegressionType,
+        try self.init(formatVersion: 1, modelType: Self.logisticRegressionType,
                       modelVersion: modelVersion, featureNames: featureNames, featureSchemaHash: featureSchemaHash,
                       intercept: model.intercept, coefficients: model.coefficients,
                       means: model.standardizer.means, scales: model.standardizer.scales,
                       training: training, metrics: metrics)
     }
 
+    /// The same artifact with per-kind maps (nil: none) and merged `metrics`; written as format
+    /// version 2 with maps, 1 without.
+    public func with(kindCalibration: KindCalibration?, metrics extra: [String: Double] = [:]) throws -> ModelArtifact {
+        try ModelArtifact(formatVersion: kindCalibration == nil ? 1 : 2, modelType: modelType, modelVersion: modelVersion,
+                          featureNames: featureNames, featureSchemaHash: featureSchemaHash, intercept: intercept,
+                          coefficients: coefficients, means: means, scales: scales, training: training,
+                          metrics: metrics.merging(extra) { $1 }, kindCalibration: kindCalibration)
+    }
+
+    /// P(y = 1) of one row as served: σ(margin), then the row's kind map when there is one.
+    public func probability(row: [Double], model: LogisticRegressionModel) -> Double {
+        let p = model.probability(row: row)
+        return kindColumns?.probability(shared: p, row: row) ?? p
+    }
+
     /// Memberwise, validating; negative zeros become +0 so that encoding is an exact inverse.
     init(formatVersion: Int, modelType: String, modelVersion: String, featureNames: [String], featureSchemaHash: String,
          intercept: Double, coefficients: [Double], means: [Double], scales: [Double],
-         training: Training, metrics: [String: Double]) throws {
+         training: Training, metrics: [String: Double], kindCalibration: KindCalibration? = nil) throws {
         let p = featureNames.count
         var seen = Set<String>()
         for (j, name) in featureNames.enumerated() where !seen.insert(name).inserted {
@@ -131,6 +154,8 @@ public struct ModelArtifact: Sendable, Equatable {
         training.l2 = positiveZero(training.l2)
         self.training = training
         self.metrics = metrics.mapValues(positiveZero)
+        self.kindCalibration = kindCalibration
+        self.kindColumns = try kindCalibration?.columns(featureNames: featureNames)
     }
 
     /// The model these parameters describe (no fit report).
@@ -141,7 +166,7 @@ public struct ModelArtifact: Sendable, Equatable {
 
     /// The artifact as a JSON value (sorted keys when written).
     public var jsonValue: JSONValue {
-        .object([
+        var document: [String: JSONValue] = [
             "format_version": .number(Double(formatVersion)),
             "model_type": .string(modelType),
             "model_version": .string(modelVersion),
@@ -164,7 +189,9 @@ public struct ModelArtifact: Sendable, Equatable {
                 "converged": .bool(training.converged),
             ]),
             "metrics": .object(metrics.mapValues { .number($0) }),
-        ])
+        ]
+        if let kindCalibration { document["kind_calibration"] = kindCalibration.jsonValue }
+        return .object(document)
     }
 
     /// Pretty-printed UTF-8 JSON, deterministic: the same artifact always gives the same bytes.

@@ -63,16 +63,7 @@ extension ModelCurves {
         self.roc = Self.thin(roc, to: c.curvePoints)
         self.precisionRecall = Self.thin(pr, to: c.curvePoints)
         self.averagePrecision = ap
-        let table = try Metrics.reliabilityTable(labels: s.labels, probabilities: s.probability, bins: c.reliabilityBins)
-        self.reliability = table.map { b in
-            guard b.count > 0 else {
-                return ReliabilityPoint(lower: b.lower, upper: b.upper, count: 0, meanPredicted: nil, observed: nil,
-                                        observedLower: nil, observedUpper: nil)
-            }
-            let (lo, hi) = Self.wilson(rate: b.observedRate, n: Double(b.count))
-            return ReliabilityPoint(lower: b.lower, upper: b.upper, count: b.count, meanPredicted: b.meanPredicted,
-                                    observed: b.observedRate, observedLower: lo, observedUpper: hi)
-        }
+        self.reliability = try Self.reliabilityPoints(labels: s.labels, probabilities: s.probability, bins: c.reliabilityBins)
         let bins = c.histogramBins
         var completed = [Int](repeating: 0, count: bins), failed = completed
         for k in s.labels.indices {
@@ -82,6 +73,19 @@ extension ModelCurves {
         self.histogram = (0..<bins).map {
             HistogramBin(lower: Double($0) / Double(bins), upper: Double($0 + 1) / Double(bins),
                          completed: completed[$0], failed: failed[$0])
+        }
+    }
+
+    /// The reliability bins of `probabilities` against `labels`, with Wilson bars.
+    static func reliabilityPoints(labels: [Double], probabilities: [Double], bins: Int) throws -> [ReliabilityPoint] {
+        try Metrics.reliabilityTable(labels: labels, probabilities: probabilities, bins: bins).map { b in
+            guard b.count > 0 else {
+                return ReliabilityPoint(lower: b.lower, upper: b.upper, count: 0, meanPredicted: nil, observed: nil,
+                                        observedLower: nil, observedUpper: nil)
+            }
+            let (lo, hi) = Self.wilson(rate: b.observedRate, n: Double(b.count))
+            return ReliabilityPoint(lower: b.lower, upper: b.upper, count: b.count, meanPredicted: b.meanPredicted,
+                                    observed: b.observedRate, observedLower: lo, observedUpper: hi)
         }
     }
 

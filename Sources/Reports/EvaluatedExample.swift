@@ -70,9 +70,13 @@ public struct EvaluatedModel: Sendable {
     public let version: String
     public let featureNames: [String]
     public let parameters: Parameters
+    /// Per-kind maps applied after the model's own probability (record 0631); nil: none.
+    public let kindColumns: KindCalibration.Columns?
 
-    public init(name: String, version: String, featureNames: [String], parameters: Parameters) {
+    public init(name: String, version: String, featureNames: [String], parameters: Parameters,
+                kindColumns: KindCalibration.Columns? = nil) {
         self.name = name; self.version = version; self.featureNames = featureNames; self.parameters = parameters
+        self.kindColumns = kindColumns
     }
 
     /// "logistic_regression" or "gradient_boosting".
@@ -83,8 +87,16 @@ public struct EvaluatedModel: Sendable {
         }
     }
 
-    /// P(completed) for every row of `x` (`x.cols` = feature count), in [0, 1].
+    /// P(completed) for every row of `x` (`x.cols` = feature count), in [0, 1], as the daemon
+    /// serves it (per-kind maps included).
     public func probabilities(_ x: Matrix) -> [Double] {
+        let shared = sharedProbabilities(x)
+        guard let kindColumns else { return shared }
+        return shared.indices.map { kindColumns.probability(shared: shared[$0], x: x, row: $0) }
+    }
+
+    /// The probabilities before any per-kind map.
+    func sharedProbabilities(_ x: Matrix) -> [Double] {
         switch parameters {
         case .logisticRegression(let m): return m.probabilities(x: x)
         case .gradientBoosting(let m, let calibration, let initModel):

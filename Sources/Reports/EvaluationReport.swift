@@ -41,6 +41,8 @@ public struct EvaluationReport: Sendable {
     /// One plain sentence comparing the two models; nil with one model.
     public let verdict: String?
     public let slices: [SliceRow]
+    /// One reliability diagram per mission kind present, by name.
+    public let kindReliability: [KindReliability]
     public let policy: PolicySummary
 
     /// Measures where lower is better (the others, AUC, are higher-better).
@@ -118,6 +120,7 @@ public enum ReportBuilder {
         }
         return EvaluationReport(data: data, configuration: c, models: sections, differences: differences, verdict: verdict,
                                 slices: SliceRow.compute(examples: examples, models: models.count, configuration: c),
+                                kindReliability: try KindReliability.compute(examples: examples, models: models.count, configuration: c),
                                 policy: PolicySummary.compute(recommended: recommended ?? examples.map(RecommendedMission.init),
                                                               modelNames: models.map(\.name), band: c.targetBand))
     }

@@ -41,15 +41,26 @@ enum ReportCharts {
     }
 
     static func reliability(_ r: EvaluationReport) -> String {
+        reliability(r, title: "Reliability diagram (\(r.configuration.reliabilityBins) bins, 95% Wilson bars)",
+                    bins: r.models.map(\.curves.reliability), ece: r.models.map { $0.metrics["ece"]?.estimate },
+                    label: "Reliability diagram")
+    }
+
+    /// The reliability diagram of one mission kind.
+    static func reliability(_ r: EvaluationReport, kind k: KindReliability) -> String {
+        reliability(r, title: "\(k.kind): \(k.count) missions, \(k.completed) completed", bins: k.reliability, ece: k.ece.map { $0 },
+                    label: "Reliability diagram of \(k.kind) missions")
+    }
+
+    static func reliability(_ r: EvaluationReport, title: String, bins: [[ReliabilityPoint]], ece: [Double?], label: String) -> String {
         var plot = SVGPlot(x: 0...1, y: 0...1)
         let band = r.configuration.targetBand
         plot.rect(x0: band.lowerBound, y0: 0, x1: band.upperBound, y1: 1, fill: P.band, opacity: 0.25)
-        plot.frame(title: "Reliability diagram (\(r.configuration.reliabilityBins) bins, 95% Wilson bars)",
-                   xLabel: "Mean predicted completion in bin", yLabel: "Observed completion rate", xTicks: unitTicks, yTicks: unitTicks)
+        plot.frame(title: title, xLabel: "Mean predicted completion in bin", yLabel: "Observed completion rate", xTicks: unitTicks, yTicks: unitTicks)
         plot.text("target band", x: (band.lowerBound + band.upperBound) / 2, y: 0.02, anchor: "middle", dy: -4)
         plot.line([(0, 0), (1, 1)], colour: P.reference, dash: "2 3", width: 1)
-        for (m, model) in r.models.enumerated() {
-            let points = model.curves.reliability.compactMap { b -> (Double, Double, Double, Double)? in
+        for (m, modelBins) in bins.enumerated() where m < r.models.count {
+            let points = modelBins.compactMap { b -> (Double, Double, Double, Double)? in
                 guard let x = b.meanPredicted, let y = b.observed, let lo = b.observedLower, let hi = b.observedUpper else { return nil }
                 return (x, y, lo, hi)
             }
@@ -58,11 +69,11 @@ enum ReportCharts {
             for p in points { plot.marker(x: p.0, y: p.1, shape: m, colour: P.models[m], whisker: (p.2, p.3), dx: dx) }
         }
         var items = r.models.indices.map { m in
-            modelItem(r, m, " (ECE \(r.models[m].metrics["ece"].map { ReportFormat.number($0.estimate) } ?? "n/a"))")
+            modelItem(r, m, " (ECE \((m < ece.count ? ece[m] : nil).map { ReportFormat.number($0) } ?? "n/a"))")
         }
         items.append(("perfect calibration", P.reference, "2 3", false))
         plot.legend(items, corner: .topLeft)
-        return plot.svg(label: "Reliability diagram")
+        return plot.svg(label: label)
     }
 
     /// Share of each outcome's missions per probability bin, in percent (classes of unequal size stay comparable).

@@ -2,7 +2,7 @@
 /// resources, readable printed or as a screenshot (docs/decisions/0707-report-rendering.md).
 public enum ReportHTML {
     /// Section ids in page order (tests check every one is present).
-    public static let sectionIDs = ["summary", "headline", "curves", "slices", "policy", "importance", "method"]
+    public static let sectionIDs = ["summary", "headline", "curves", "kinds", "slices", "policy", "importance", "method"]
 
     public static func render(_ r: EvaluationReport) -> String {
         let e = HTMLText.escape
@@ -19,6 +19,11 @@ public enum ReportHTML {
         h += figure(ReportCharts.reliability(r), "Points on the diagonal are calibrated; the shaded strip is the policy's target band.")
         for m in r.models.indices {
             h += figure(ReportCharts.histogram(r, model: m), "Green: completed missions, orange: failed ones; each outcome sums to 100%.")
+        }
+        h += "</div>\n</section>\n"
+        h += "<section id=\"kinds\">\n<h2>Calibration by mission kind</h2>\n<div class=\"grid\">\n"
+        for k in r.kindReliability {
+            h += figure(ReportCharts.reliability(r, kind: k), "Reliability of \(k.kind) missions alone: a kind off the diagonal is offered outside the band it seems to sit in.")
         }
         h += "</div>\n</section>\n"
         h += slices(r)

@@ -27,6 +27,14 @@ public enum ReportJSON {
             ]),
             "models": .array(r.models.map(model)),
             "slices": .array(r.slices.map(slice)),
+            "kind_reliability": .array(r.kindReliability.map { k in .object([
+                "kind": .string(k.kind), "count": int(k.count), "completed": int(k.completed),
+                "ece": .array(k.ece.map { .number($0) }),
+                "reliability": .array(k.reliability.map { bins in .array(bins.map { b in .object([
+                    "lower": .number(b.lower), "upper": .number(b.upper), "count": int(b.count),
+                    "mean_predicted": number(b.meanPredicted), "observed": number(b.observed),
+                ]) }) }),
+            ]) }),
             "policy": policy(r.policy),
         ]
         root["differences"] = r.differences.map(intervals) ?? .null

@@ -11,7 +11,7 @@ import Training
 enum ModelsCommand: Command {
     static let name = "models"
     static let abstract = "List, show, promote, roll back and compare trained models in the registry (models/)."
-    static let usage = "list | show NAME | promote NAME | rollback | compare --db PATH|URI [--labels SOURCE] MODEL_DIR… [--models DIR]"
+    static let usage = "list | show NAME | promote NAME | rollback | compare --db PATH|URI [--labels SOURCE] [--people-folds K] MODEL_DIR… [--models DIR]"
     static let discussion = """
     Each model is a directory in the registry (default models/) with model.json and MODEL_CARD.md,
     e.g. written by 'runus train --out models/NAME'. 'promote NAME' checks that the model loads
@@ -20,7 +20,11 @@ enum ModelsCommand: Command {
     without --model serves the promoted model; send {"op":"model.reload"} (or SIGHUP) to a
     running daemon to switch. 'compare' scores the given model directories and two baselines
     (per-kind base rate, Riegel rule) on the database's time-split test slice and prints test
-    AUC, log loss and ECE overall and per mission kind (docs/decisions/0613).
+    AUC, log loss and ECE overall and per mission kind (docs/decisions/0613). With --people-folds
+    K it also validates each model's learner (lr or gbdt, with the model's l2 and learning rate)
+    on runners held out as whole people: leave-runners-out cross-validation over K folds, refitted
+    per fold on the other runners with every choice made on them, overall and per kind, before and
+    after per-kind calibration (docs/decisions/0630, 0631).
     """
     static let parser = ArgumentParser(options: [
         .value("models", "DIR", default: "models", help: "Model registry directory."),
@@ -28,6 +32,8 @@ enum ModelsCommand: Command {
         .flag("force", help: "promote: promote although the candidate scores worse than the served model on the test slice."),
         .value("train-fraction", "F", default: "0.8", help: "compare: share of examples, by time, before the test slice (as in train)."),
         .value("labels", "SOURCE", default: "logged", help: "compare: labels \(LabelSource.names), as given to train (record 0600)."),
+        .value("people-folds", "K", default: "0", help: "compare: also leave-runners-out cross-validation over K folds of people (2-100; 0 = off; record 0630)."),
+        .value("seed", "S", default: "1", help: "compare --people-folds: seed of the runner hash (as train --seed)."),
     ], positionals: ["ACTION", "ARGS..."], allowsManyPositionals: true)
 
     static func run(_ arguments: ParsedArguments, output: OutputSink) throws -> ExitCode {
@@ -64,11 +70,25 @@ enum ModelsCommand: Command {
             defer { try? store.close() }
             output.err("reading labelled examples from \(db)…\n")
             let slice = try testSlice(store, arguments)
-            let models = try rest.map { directory in
-                let loaded = try ModelFiles.load(from: directory)
-                return ModelComparison.Candidate(name: "\(loaded.artifact.kindName) \(loaded.artifact.modelVersion)", scorer: loaded.scorer)
+            let loadedModels = try rest.map { try ModelFiles.load(from: $0) }
+            let models = loadedModels.map { loaded in
+                ModelComparison.Candidate(name: "\(loaded.artifact.kindName) \(loaded.artifact.modelVersion)", scorer: loaded.scorer)
             }
             output.out(try ModelComparison(slice, models: models).markdown())
+            let folds = try arguments.int("people-folds", in: 0...100)!
+            guard folds != 1 else { throw UsageError("--people-folds: 1 is not a cross-validation (0 = off, or 2-100 folds)") }
+            if folds >= 2 {
+                var people = PeopleValidation.Options()
+                people.folds = folds
+                people.seed = try arguments.int("seed", in: 0...Int(Int32.max))!
+                let examples = slice.split.beforeTest + slice.split.test
+                for loaded in loadedModels {
+                    let learner = PeopleValidation.learner(like: loaded.artifact, seed: people.seed)
+                    output.err("validation by person of \(loaded.artifact.kindName) \(loaded.artifact.modelVersion): refitting per fold…\n")
+                    let cv = try PeopleValidation.crossValidate(learner, examples: examples, options: people, progress: { output.err("  " + $0) })
+                    output.out("\n## \(loaded.artifact.kindName) (\(learner.name) refitted per fold like \(loaded.artifact.modelVersion))\n\n" + (try cv.markdown()))
+                }
+            }
         default:
             throw UsageError("models: unknown action '\(action)', expected list, show, promote, rollback or compare")
         }

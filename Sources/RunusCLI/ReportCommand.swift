@@ -33,6 +33,7 @@ enum ReportCommand: Command {
         .value("resamples", "B", default: "1000", help: "Bootstrap resamples of the headline metrics (100-100000)."),
         .value("resample", "UNIT", default: "runner", help: "Bootstrap unit: runner (cluster) or example."),
         .value("labels", "SOURCE", default: "logged", help: "Labels: \(LabelSource.names) (record 0600), as in runus train."),
+        .value("people-folds", "K", default: "0", help: "Evaluate on runners held out as people instead: every example, each scored by its model's learner refitted on the other K - 1 folds of runners (2-100; 0 = off; record 0630)."),
     ])
 
     enum Format: String { case html, md, json }
@@ -61,13 +62,39 @@ enum ReportCommand: Command {
         let dbPath = try arguments.existingDatabase("db")
         let store = try StoreOpening.open(dbPath, for: .offline)
         defer { try? store.close() }
-        let input = try ReportData.load(store: store, from: from, to: to, labels: try LabelsCommand.labelSource(arguments),
+        let folds = try arguments.int("people-folds", in: 0...100)!
+        guard folds != 1 else { throw UsageError("--people-folds: 1 is not a cross-validation (0 = off, or 2-100 folds)") }
+        if folds >= 2 && from != nil { throw UsageError("--people-folds evaluates every example out of fold; it takes no --from/--to") }
+        let labels = try LabelsCommand.labelSource(arguments)
+        // By person: every example (the period spans all days), scored out of fold.
+        let wide = folds >= 2 ? (CivilDate(daysSinceEpoch: -1_000_000), CivilDate(daysSinceEpoch: 1_000_000)) : nil
+        var input = try ReportData.load(store: store, from: wide?.0 ?? from, to: wide?.1 ?? to, labels: labels,
                                         resolver: SystemTimeZones(), models: models.map(\.model))
+        var period = input.period
+        if folds >= 2 {
+            var people = PeopleValidation.Options()
+            people.folds = folds
+            let all = try TrainingPipeline.examples(store: store, labels: labels, resolver: SystemTimeZones()).examples
+            guard all.count == input.examples.count else {
+                throw CLIError("--people-folds: \(all.count) examples to cross-validate but \(input.examples.count) in the report")
+            }
+            var outOfFold: [[Double]] = []
+            for m in models {
+                let artifact = try ModelFiles.readAny(from: m.directory)
+                output.err("validation by person of \(m.model.name): refitting per fold…\n")
+                let cv = try PeopleValidation.crossValidate(PeopleValidation.learner(like: artifact, seed: people.seed), examples: all,
+                                                            options: people, progress: { output.err("  " + $0) })
+                outOfFold.append(cv.perKind)
+            }
+            input = input.replacingProbabilities { i in outOfFold.map { $0[i] } }
+            period = "every example, scored out of fold by leave-runners-out cross-validation over \(folds) folds of runners (each model's learner refitted per fold, per-kind maps chosen on training runners; record 0630)"
+        }
         let report = try ReportBuilder.build(
-            examples: input.examples, recommended: input.recommended, models: models.map(\.model), features: input.features,
+            examples: input.examples, recommended: folds >= 2 ? nil : input.recommended, models: models.map(\.model),
+            features: folds >= 2 ? nil : input.features,
             data: .init(examples: input.examples.count, completed: input.examples.filter { $0.label == 1 }.count,
                         runners: Set(input.examples.map(\.runner)).count, firstDay: input.firstDay, lastDay: input.lastDay,
-                        period: input.period, source: StoreOpening.shortName(dbPath, store: store)),
+                        period: period, source: StoreOpening.shortName(dbPath, store: store)),
             configuration: configuration)
         let bytes: [UInt8]
         switch format {

@@ -5,12 +5,13 @@ import Service
 import Storage
 import Learning
 import Training
+import Features
 
 /// `runus train`: fits the mission model on a database and writes an artifact directory.
 enum TrainCommand: Command {
     static let name = "train"
     static let abstract = "Train the mission model (logistic regression or gradient-boosted trees) on a database."
-    static let usage = "--db PATH|URI --out DIR [--model lr|gbdt] [--l2 L] [--train-fraction F] [--validation-fraction V] [--calibration M] [--init lr|none] [--refit yes|no] [--labels logged|history|both] [--seed S]"
+    static let usage = "--db PATH|URI --out DIR [--model lr|gbdt] [--l2 L] [--train-fraction F] [--validation-fraction V] [--calibration M] [--init lr|none] [--refit yes|no] [--labels logged|history|both] [--seed S] [--people-folds K [--people-inner-folds J] [--kind-calibration yes|no]]"
     static let discussion = """
     Examples are tried missions (completed or failed) with as-of features from earlier runs,
     split by time (docs/decisions/0610): the last part of the period is the test slice; before
@@ -18,6 +19,10 @@ enum TrainCommand: Command {
     what models/default is) trains on everything before the test slice. A per-runner leakage
     check refuses a split where a test example predates that runner's training rows. Writes
     DIR/model.json and DIR/MODEL_CARD.md; the same database and options give identical files.
+    --people-folds K adds validation on runners held out as whole people (docs/decisions/0630):
+    leave-runners-out cross-validation over K folds, every choice made on each fold's training
+    runners, shown in the card next to the time split; --kind-calibration yes then stores
+    per-kind maps fitted on the runners' out-of-fold scores (docs/decisions/0631).
     """
     static let parser = ArgumentParser(options: [
         .required("db", "PATH|URI", help: "Database to train on: SQLite file or postgresql:// URI."),
@@ -34,6 +39,9 @@ enum TrainCommand: Command {
         .value("min-data-in-leaf", "LIST", default: "20,100", help: "gbdt: comma-separated min_data_in_leaf values tried (>= 1)."),
         .value("learning-rate", "R", default: "0.05", help: "gbdt: shrinkage per tree (0.001-1)."),
         .value("labels", "SOURCE", default: "logged", help: "Labels: \(LabelSource.names) (record 0600)."),
+        .value("people-folds", "K", default: "0", help: "Also validate on runners held out as people: K folds (2-100) of leave-runners-out cross-validation; 0 = off (record 0630)."),
+        .value("people-inner-folds", "J", default: "3", help: "With --people-folds: folds of each fold's training runners whose out-of-fold scores fit the per-kind maps (2-20); 0 = the validation runners' scores (record 0631)."),
+        .value("kind-calibration", "yes|no", default: "no", help: "With --people-folds: store per-kind calibration maps fitted on out-of-fold scores (record 0631)."),
     ])
 
     static func run(_ arguments: ParsedArguments, output: OutputSink) throws -> ExitCode {
@@ -45,6 +53,7 @@ enum TrainCommand: Command {
         }
         let trainFraction = try arguments.double("train-fraction", in: 0.5...0.95)!
         let seed = try arguments.int("seed", in: 0...Int(Int32.max))!
+        let peopleOptions = try Self.peopleOptions(arguments, seed: seed)
         BLASThreads.useOne()  // bit-for-bit reproducible fits (record 0006)
         let store = try StoreOpening.open(dbPath, for: .offline)
         defer { try? store.close() }
@@ -77,7 +86,10 @@ enum TrainCommand: Command {
             options.refit = refit == "yes"
             let result = try TrainingPipeline.trainBoosting(examples: data.examples, runners: data.runners, sources: data.sources,
                                                             options: options, progress: { output.err($0) })
-            try ModelFiles.write(bytes: result.artifact.encode(), card: ModelCard.markdown(result, options: options), to: out)
+            let people = try byPeople(.gbdt(options), data.examples, people: peopleOptions, output: output)
+            var artifact = result.artifact.with(calibration: result.artifact.calibration, metrics: people?.metrics ?? [:])
+            if let kind = people?.kindCalibration { artifact = try artifact.with(kindCalibration: kind) }
+            try ModelFiles.write(bytes: artifact.encode(), card: ModelCard.markdown(result, options: options) + (people?.card ?? ""), to: out)
             output.err("leakage check passed: no test example predates its runner's training rows (\(result.split.runnersInTrainAndTest) runners on both sides)\n")
             output.out(summary(out, result.artifact.modelVersion, result.test, calibration: result.artifact.calibration?.method ?? "none"))
             return .success
@@ -87,10 +99,68 @@ enum TrainCommand: Command {
         options.trainFraction = trainFraction
         options.seed = seed
         let result = try TrainingPipeline.train(examples: data.examples, runners: data.runners, sources: data.sources, options: options)
-        try ModelFiles.write(artifact: result.artifact, card: ModelCard.markdown(result, options: options), to: out)
+        var artifact = result.artifact
+        if let people = try byPeople(.lr(options), data.examples, people: peopleOptions, output: output) {
+            artifact = try artifact.with(kindCalibration: people.kindCalibration, metrics: people.metrics)
+            try ModelFiles.write(artifact: artifact, card: ModelCard.markdown(result, options: options) + people.card, to: out)
+        } else {
+            try ModelFiles.write(artifact: artifact, card: ModelCard.markdown(result, options: options), to: out)
+        }
         output.err("leakage check passed: no test example predates its runner's training rows (\(result.split.runnersInTrainAndTest) runners on both sides)\n")
         output.out(summary(out, result.artifact.modelVersion, result.test, calibration: nil))
         return .success
+    }
+
+    /// `--people-folds` and `--kind-calibration`; nil when off.
+    static func peopleOptions(_ arguments: ParsedArguments, seed: Int) throws -> PeopleValidation.Options? {
+        let folds = try arguments.int("people-folds", in: 0...100)!
+        let kind = try arguments.require("kind-calibration")
+        guard kind == "yes" || kind == "no" else { throw UsageError("--kind-calibration: '\(kind)' is not yes or no") }
+        guard folds != 1 else { throw UsageError("--people-folds: 1 is not a cross-validation (0 = off, or 2-100 folds)") }
+        guard folds >= 2 else {
+            if kind == "yes" { throw UsageError("--kind-calibration yes needs --people-folds K (per-kind maps are fitted on runners held out)") }
+            return nil
+        }
+        var options = PeopleValidation.Options()
+        options.folds = folds
+        options.seed = seed
+        options.kindCalibration = kind == "yes"
+        let inner = try arguments.int("people-inner-folds", in: 0...20)!
+        guard inner != 1 else { throw UsageError("--people-inner-folds: 1 is not a cross-fit (0 = the validation runners, or 2-20 folds)") }
+        options.innerFolds = inner
+        return options
+    }
+
+    /// What the validation by person adds to a trained model: its card section, its metrics
+    /// and (with --kind-calibration yes) the per-kind maps.
+    struct PeopleAddition {
+        let card: String
+        let metrics: [String: Double]
+        let kindCalibration: KindCalibration?
+    }
+
+    /// Runs the leave-runners-out cross-validation of `learner` (nil when `people` is nil). The
+    /// served maps are fitted on every runner's out-of-fold shared probability, the shrinkage
+    /// chosen by cross-fitting over the same folds of people (record 0631).
+    static func byPeople(_ learner: PeopleValidation.Learner, _ examples: [LabelledExample], people: PeopleValidation.Options?,
+                         output: OutputSink) throws -> PeopleAddition? {
+        guard let people else { return nil }
+        output.err("validation by person: \(people.folds) folds of runners (\(learner.name))\n")
+        let cv = try PeopleValidation.crossValidate(learner, examples: examples, options: people, progress: { output.err("  " + $0) })
+        var card = "\n## Held out as people (docs/decisions/0630)\n\n" + (try cv.markdown())
+        var kind: KindCalibration? = nil
+        if people.kindCalibration {
+            let choice = try KindCalibration.choose(shared: cv.shared, labels: examples.map(\.label), kinds: examples.map(\.kind.rawValue),
+                                                    groups: examples.map { cv.foldOf[$0.userID] ?? 0 }, grid: people.shrinkageGrid)
+            kind = choice.calibration
+            let losses = choice.losses.map { "\($0.shrinkage.isFinite ? TrainingPipeline.rounded($0.shrinkage) : "∞") \(TrainingPipeline.rounded($0.logLoss, 4))" }
+            card += "\nServed per-kind calibration (docs/decisions/0631): fitted on all \(cv.runners) runners' out-of-fold scores; "
+                + "shrinkage λ chosen by cross-fitting over the \(cv.folds) folds of people (mean log loss by λ: \(losses.joined(separator: ", "))): "
+                + (kind.map { "λ = \(TrainingPipeline.rounded($0.shrinkage)), maps for \($0.maps.count) kinds. The time-split figures above are the model's without them." }
+                   ?? "the shared map won; no per-kind maps stored.") + "\n"
+        }
+        output.err("by person: " + (try cv.figures(kindCalibrated: false).first.map { "AUC \($0.auc.map { TrainingPipeline.rounded($0) } ?? "–"), ECE \(TrainingPipeline.rounded($0.ece))" } ?? "") + "\n")
+        return PeopleAddition(card: card, metrics: try cv.metrics(), kindCalibration: kind)
     }
 
     static func summary(_ out: String, _ version: String, _ t: TrainingPipeline.Evaluation, calibration: String?) -> String {

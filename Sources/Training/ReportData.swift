@@ -18,6 +18,14 @@ public struct ReportData: Sendable {
     /// One sentence on how the period was chosen.
     public let period: String
 
+    /// The same data with example i's probabilities replaced by `probabilities(i)` (one per
+    /// model, in [0, 1]), e.g. out-of-fold predictions of a validation by person.
+    public func replacingProbabilities(_ probabilities: (Int) -> [Double]) -> ReportData {
+        var examples = self.examples
+        for i in examples.indices { examples[i].probabilities = probabilities(i) }
+        return ReportData(examples: examples, recommended: recommended, features: features, firstDay: firstDay, lastDay: lastDay, period: period)
+    }
+
     /// Share of the examples, by time, that trains (the rest is the default period), as in `runus train`.
     public static let trainFraction = 0.8
 

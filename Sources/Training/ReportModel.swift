@@ -21,20 +21,23 @@ public struct ReportModel: Sendable {
     /// `artifact`, read from the file `path` in `directory` (both only named), for the report.
     public init(artifact: AnyModelArtifact, directory: String, path: String, schema: FeatureSchema = MissionFeatures.schema) throws {
         let version: String, names: [String], hash: String, parameters: EvaluatedModel.Parameters
+        let kindColumns: KindCalibration.Columns?
         switch artifact {
         case .logisticRegression(let a):
             (version, names, hash) = (a.modelVersion, a.featureNames, a.featureSchemaHash)
             parameters = .logisticRegression(a.makeModel())
+            kindColumns = a.kindColumns
         case .gradientBoosting(let a):
             (version, names, hash) = (a.modelVersion, a.featureNames, a.featureSchemaHash)
             parameters = .gradientBoosting(a.model, calibration: a.calibration, initModel: a.initModel?.makeModel())
+            kindColumns = a.kindColumns
         }
         guard hash == schema.hash, names == schema.names else {
             throw TrainingError.schemaMismatch(path: path, hash: hash, features: names.count, expectedHash: schema.hash,
                                                expectedFeatures: schema.count)
         }
         self.init(directory: directory, model: EvaluatedModel(name: Self.label(parameters), version: version, featureNames: names,
-                                                              parameters: parameters))
+                                                              parameters: parameters, kindColumns: kindColumns))
     }
 
     init(directory: String, model: EvaluatedModel) {
@@ -44,6 +47,7 @@ public struct ReportModel: Sendable {
     /// The same model under another legend name.
     public func renamed(_ name: String) -> ReportModel {
         ReportModel(directory: directory, model: EvaluatedModel(name: name, version: model.version,
-                                                                featureNames: model.featureNames, parameters: model.parameters))
+                                                                featureNames: model.featureNames, parameters: model.parameters,
+                                                                kindColumns: model.kindColumns))
     }
 }

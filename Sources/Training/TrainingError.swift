@@ -23,6 +23,14 @@ public enum TrainingError: Error, Equatable, Sendable, CustomStringConvertible {
     case noExamplesInPeriod(String)
     /// A model file whose feature schema is not this build's.
     case schemaMismatch(path: String, hash: String, features: Int, expectedHash: String, expectedFeatures: Int)
+    /// The gradient-boosting grid had no shape to try.
+    case emptyGrid
+    /// Too few runners with examples to hold `needed` groups of people out (folds, or train and held-out).
+    case tooFewRunners(count: Int, needed: Int)
+    /// A group split's held-out share outside (0, 1).
+    case badHeldOutShare(Double)
+    /// A cross-validation over fewer than 2 folds of people.
+    case badFolds(Int)
 
     public var description: String {
         switch self {
@@ -47,6 +55,14 @@ public enum TrainingError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .schemaMismatch(path, hash, features, expectedHash, expectedFeatures):
             return "\(path): feature schema \(hash) (\(features) features) does not match this build's schema "
                 + "\(expectedHash) (\(expectedFeatures) features); retrain the model or use a matching build"
+        case .emptyGrid:
+            return "the gradient-boosting grid is empty: give at least one num_leaves and one min_data_in_leaf value"
+        case let .tooFewRunners(count, needed):
+            return "only \(count) runners have labelled examples; holding people out needs at least \(needed)"
+        case let .badHeldOutShare(share):
+            return "held-out share of runners \(share) is outside (0, 1)"
+        case let .badFolds(folds):
+            return "\(folds) folds of people: a cross-validation needs at least 2"
         }
     }
 }

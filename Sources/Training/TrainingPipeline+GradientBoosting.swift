@@ -99,59 +99,12 @@ extension TrainingPipeline {
                               progress: (String) -> Void = { _ in }) throws -> BoostingResult {
         let split = try TrainingSplit(examples, trainFraction: options.trainFraction, validationFraction: options.validationFraction)
         let schema = MissionFeatures.schema
-        let x = Matrix(rowArrays: split.train.map(\.features), cols: schema.count)
-        let vx = Matrix(rowArrays: split.validation.map(\.features), cols: schema.count)
-        let y = split.train.map(\.label), vy = split.validation.map(\.label)
         progress("split: \(split.train.count) train, \(split.validation.count) validation, \(split.test.count) test rows\n")
         let fingerprint = Self.fingerprint(examples)
-        let initModel = try fitInitModel(options, x: x, y: y, fingerprint: fingerprint)
-        let initRegression = initModel?.makeModel()
-        let initScore = initRegression.map { m in split.train.map { m.decisionFunction(row: $0.features) } }
-        let validationInitScore = initRegression.map { m in split.validation.map { m.decisionFunction(row: $0.features) } }
-        if initModel != nil { progress("boosting from a logistic regression fitted on the training slice (l2 \(options.l2))\n") }
-        var grid: [GridPoint] = []
-        var best: (model: GradientBoostingModel, configuration: GradientBoosting.Configuration)? = nil
-        for leaves in options.gridLeaves {
-            for minData in options.gridMinData {
-                var c = baseConfiguration(seed: options.seed)
-                c.learningRate = options.learningRate
-                c.numLeaves = leaves
-                c.minDataInLeaf = minData
-                let model = try GradientBoosting.fit(x: x, y: y, validation: (vx, vy), initScore: initScore,
-                                                     validationInitScore: validationInitScore, configuration: c)
-                var point = GridPoint(numLeaves: leaves, minDataInLeaf: minData)
-                point.validationLogLoss = model.report?.validationLogLoss.min() ?? .infinity
-                point.trees = model.trees.count
-                progress("  num_leaves \(leaves), min_data_in_leaf \(minData): \(point.trees) trees, validation log loss \(rounded(point.validationLogLoss, 4))\n")
-                if point.validationLogLoss < (grid.map(\.validationLogLoss).min() ?? .infinity) { best = (model, c) }
-                grid.append(point)
-            }
-        }
-        let (model, configuration) = best!
-        // Every score below goes through the artifact, as the daemon's will (initial margin + trees).
-        let heldOut = try GradientBoostingArtifact(
-            model: model, modelVersion: "gbdt-\(fingerprint.prefix(8))", featureNames: schema.names,
-            featureSchemaHash: schema.hash, fingerprint: fingerprint, seed: UInt64(options.seed),
-            configuration: configuration, initModel: initModel)
-        let validationScores = heldOut.rawScores(x: vx)
-        let (calibration, losses) = try chooseCalibration(options.calibration, scores: validationScores, labels: vy)
-        var uncalibrated = heldOut
-        if options.refit {
-            let before = split.beforeTest
-            let ax = Matrix(rowArrays: before.map(\.features), cols: schema.count), ay = before.map(\.label)
-            let refitInit = try fitInitModel(options, x: ax, y: ay, fingerprint: fingerprint)
-            let refitScore = refitInit.map { a in let m = a.makeModel(); return before.map { m.decisionFunction(row: $0.features) } }
-            var c = configuration
-            c.numIterations = model.trees.count
-            c.earlyStoppingRounds = 0
-            let trees = try GradientBoosting.fit(x: ax, y: ay, initScore: refitScore, configuration: c)
-            progress("refitted on training + validation (\(before.count) rows): \(trees.trees.count) trees\n")
-            uncalibrated = try GradientBoostingArtifact(
-                model: trees, modelVersion: "gbdt-\(fingerprint.prefix(8))", featureNames: schema.names,
-                featureSchemaHash: schema.hash, fingerprint: fingerprint, seed: UInt64(options.seed),
-                configuration: c, initModel: refitInit)
-        }
-        progress("calibration: \(calibration?.method ?? "none") (cross-fitted validation log loss \(losses.sorted { $0.key < $1.key }.map { "\($0.key) \(rounded($0.value, 4))" }.joined(separator: ", ")))\n")
+        let fitted = try fitBoosting(train: split.train, validation: split.validation, fingerprint: fingerprint,
+                                     options: options, progress: progress)
+        let (uncalibrated, calibration, losses, model, configuration, grid) =
+            (fitted.uncalibrated, fitted.calibration, fitted.calibrationLosses, fitted.model, fitted.configuration, fitted.grid)
         let tx = Matrix(rowArrays: split.test.map(\.features), cols: schema.count)
         let testScores = uncalibrated.rawScores(x: tx)
         let calibrated = testScores.map { calibration?.probability(score: $0) ?? sigmoid($0) }
@@ -176,6 +129,85 @@ extension TrainingPipeline {
         return BoostingResult(artifact: artifact, split: split, initTest: initTest, grid: grid, chosen: configuration, test: test, rawTest: rawTest,
                               calibrationLosses: losses, runners: runners, sources: sources,
                               completedByKind: completedByKind(examples), gainByFeature: gain)
+    }
+
+    /// What `fitBoosting` chose and fitted.
+    struct FittedBoosting {
+        /// The served trees (refitted on train + validation when `options.refit`) without calibration.
+        let uncalibrated: GradientBoostingArtifact
+        /// The calibration fitted on the validation rows' raw scores, and the cross-fitted losses.
+        let calibration: CalibrationMap?
+        let calibrationLosses: [String: Double]
+        /// The validation-chosen trees (before any refit), their shape and the grid.
+        let model: GradientBoostingModel
+        let configuration: GradientBoosting.Configuration
+        let grid: [GridPoint]
+        /// The shared (calibrated) probability of every validation row, scored by trees that never saw it.
+        let validationProbabilities: [Double]
+    }
+
+    /// The grid, early stopping and calibration chosen on `validation` for trees fitted on
+    /// `train` (both non-empty), then (`options.refit`) the initial model and that many trees
+    /// refitted on train + validation. Nothing here looks at any other row: the time split passes
+    /// its train and validation slices, the validation by person its training people split in two
+    /// (record 0630).
+    static func fitBoosting(train: [LabelledExample], validation: [LabelledExample], fingerprint: String, options: BoostingOptions,
+                            progress: (String) -> Void) throws -> FittedBoosting {
+        let schema = MissionFeatures.schema
+        let x = Matrix(rowArrays: train.map(\.features), cols: schema.count)
+        let vx = Matrix(rowArrays: validation.map(\.features), cols: schema.count)
+        let y = train.map(\.label), vy = validation.map(\.label)
+        let initModel = try fitInitModel(options, x: x, y: y, fingerprint: fingerprint)
+        let initRegression = initModel?.makeModel()
+        let initScore = initRegression.map { m in train.map { m.decisionFunction(row: $0.features) } }
+        let validationInitScore = initRegression.map { m in validation.map { m.decisionFunction(row: $0.features) } }
+        if initModel != nil { progress("boosting from a logistic regression fitted on the training slice (l2 \(options.l2))\n") }
+        var grid: [GridPoint] = []
+        var best: (model: GradientBoostingModel, configuration: GradientBoosting.Configuration)? = nil
+        for leaves in options.gridLeaves {
+            for minData in options.gridMinData {
+                var c = baseConfiguration(seed: options.seed)
+                c.learningRate = options.learningRate
+                c.numLeaves = leaves
+                c.minDataInLeaf = minData
+                let model = try GradientBoosting.fit(x: x, y: y, validation: (vx, vy), initScore: initScore,
+                                                     validationInitScore: validationInitScore, configuration: c)
+                var point = GridPoint(numLeaves: leaves, minDataInLeaf: minData)
+                point.validationLogLoss = model.report?.validationLogLoss.min() ?? .infinity
+                point.trees = model.trees.count
+                progress("  num_leaves \(leaves), min_data_in_leaf \(minData): \(point.trees) trees, validation log loss \(rounded(point.validationLogLoss, 4))\n")
+                if point.validationLogLoss < (grid.map(\.validationLogLoss).min() ?? .infinity) { best = (model, c) }
+                grid.append(point)
+            }
+        }
+        guard let (model, configuration) = best else { throw TrainingError.emptyGrid }
+        // Every score below goes through the artifact, as the daemon's will (initial margin + trees).
+        let heldOut = try GradientBoostingArtifact(
+            model: model, modelVersion: "gbdt-\(fingerprint.prefix(8))", featureNames: schema.names,
+            featureSchemaHash: schema.hash, fingerprint: fingerprint, seed: UInt64(options.seed),
+            configuration: configuration, initModel: initModel)
+        let validationScores = heldOut.rawScores(x: vx)
+        let (calibration, losses) = try chooseCalibration(options.calibration, scores: validationScores, labels: vy)
+        var uncalibrated = heldOut
+        if options.refit {
+            let before = train + validation
+            let ax = Matrix(rowArrays: before.map(\.features), cols: schema.count), ay = before.map(\.label)
+            let refitInit = try fitInitModel(options, x: ax, y: ay, fingerprint: fingerprint)
+            let refitScore = refitInit.map { a in let m = a.makeModel(); return before.map { m.decisionFunction(row: $0.features) } }
+            var c = configuration
+            c.numIterations = model.trees.count
+            c.earlyStoppingRounds = 0
+            let trees = try GradientBoosting.fit(x: ax, y: ay, initScore: refitScore, configuration: c)
+            progress("refitted on training + validation (\(before.count) rows): \(trees.trees.count) trees\n")
+            uncalibrated = try GradientBoostingArtifact(
+                model: trees, modelVersion: "gbdt-\(fingerprint.prefix(8))", featureNames: schema.names,
+                featureSchemaHash: schema.hash, fingerprint: fingerprint, seed: UInt64(options.seed),
+                configuration: c, initModel: refitInit)
+        }
+        progress("calibration: \(calibration?.method ?? "none") (cross-fitted validation log loss \(losses.sorted { $0.key < $1.key }.map { "\($0.key) \(rounded($0.value, 4))" }.joined(separator: ", ")))\n")
+        return FittedBoosting(uncalibrated: uncalibrated, calibration: calibration, calibrationLosses: losses, model: model,
+                              configuration: configuration, grid: grid,
+                              validationProbabilities: validationScores.map { GradientBoostingModel.probability(rawScore: $0, calibration: calibration) })
     }
 
     /// The logistic regression the trees boost from (`options.initModel` lr), fitted on the

@@ -68,10 +68,14 @@ struct ReportRenderTests {
         #expect(problems.isEmpty, "\(problems.prefix(5))")
         for id in ReportHTML.sectionIDs { #expect(html.contains("<section id=\"\(id)\">"), "missing section \(id)") }
         let svgCount = html.components(separatedBy: "<svg ").count - 1
-        // ROC, PR, reliability, slices, the policy chart when missions were recommended, and per
-        // model a histogram and an importance chart.
+        // ROC, PR, reliability, slices, the policy chart when missions were recommended, per
+        // model a histogram and an importance chart, and one reliability diagram per kind.
         let offered = report.policy.offers > 0
-        #expect(svgCount == 4 + (offered ? 1 : 0) + models * 2)
+        #expect(report.kindReliability.count == Set(report.slices.filter { $0.dimension == "kind" }.map(\.value)).count)
+        #expect(report.kindReliability.count >= 2)
+        #expect(svgCount == 4 + (offered ? 1 : 0) + models * 2 + report.kindReliability.count)
+        let kinds = try #require(html.components(separatedBy: "<section id=\"kinds\">").last?.components(separatedBy: "</section>").first)
+        for k in report.kindReliability { #expect(kinds.contains("Reliability diagram of \(k.kind) missions"), "no diagram for \(k.kind)") }
         let policy = try #require(html.components(separatedBy: "<section id=\"policy\">").last?.components(separatedBy: "</section>").first)
         #expect(policy.contains("<svg ") == offered && policy.contains("<table>") == offered,
                 "the policy section shows its chart and tables exactly when missions were recommended")

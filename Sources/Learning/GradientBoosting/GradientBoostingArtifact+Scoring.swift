@@ -16,7 +16,9 @@ extension GradientBoostingArtifact {
     /// P(y = 1) of each row (calibrated when the artifact holds a calibration, in [0, 1]), the
     /// rows scored as one batch by the flat predictor; equal to `probability(row:)` of each row.
     public func probabilities(rows: [[Double]]) -> [Double] {
-        rawScores(rows: rows).map { GradientBoostingModel.probability(rawScore: $0, calibration: calibration) }
+        let shared = rawScores(rows: rows).map { GradientBoostingModel.probability(rawScore: $0, calibration: calibration) }
+        guard let kindColumns else { return shared }
+        return shared.indices.map { kindColumns.probability(shared: shared[$0], row: rows[$0]) }
     }
 }
 

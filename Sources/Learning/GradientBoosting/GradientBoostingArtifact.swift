@@ -19,9 +19,10 @@ public struct GradientBoostingArtifact: Sendable {
     /// The newest `format_version` this type reads and writes; reading accepts 2...currentFormatVersion.
     /// Version 3 adds the optional `calibration` object (docs/decisions/0611); version 4 the
     /// optional `init_model` (a logistic-regression artifact whose margin the trees boost from,
-    /// docs/decisions/0617). A document is written with the lowest version that holds what it
-    /// has, so one without those parts is byte for byte what earlier builds wrote.
-    public static let currentFormatVersion = 4
+    /// docs/decisions/0617); version 5 the optional `kind_calibration` (per-kind maps after the
+    /// shared calibration, docs/decisions/0631). A document is written with the lowest version
+    /// that holds what it has, so one without those parts is byte for byte what earlier builds wrote.
+    public static let currentFormatVersion = 5
     public static let modelType = "gradient_boosting"
 
     public let modelVersion: String
@@ -45,9 +46,14 @@ public struct GradientBoostingArtifact: Sendable {
     public let initModel: ModelArtifact?
     /// `initModel`'s model, built once.
     let initRegression: LogisticRegressionModel?
+    /// Per-kind maps applied after `calibration` (or σ); nil = none (record 0631).
+    public let kindCalibration: KindCalibration?
+    /// `kindCalibration` resolved against `featureNames`.
+    public let kindColumns: KindCalibration.Columns?
 
-    /// The format version `encode` writes: 4 with an initial model, else 3 with a calibration, else 2.
-    public var formatVersion: Int { initModel != nil ? 4 : calibration == nil ? 2 : 3 }
+    /// The format version `encode` writes: 5 with per-kind maps, else 4 with an initial model,
+    /// else 3 with a calibration, else 2.
+    public var formatVersion: Int { kindCalibration != nil ? 5 : initModel != nil ? 4 : calibration == nil ? 2 : 3 }
 
     /// Raw score (log-odds) of one row: the initial model's margin (when there is one) plus the trees'.
     /// Training, the daemon, `runus models` and reports all score through this (or the batch forms).
@@ -60,7 +66,8 @@ public struct GradientBoostingArtifact: Sendable {
     /// P(y = 1) of one row, calibrated when the artifact holds a calibration, in [0, 1].
     public func probability(row: [Double]) -> Double {
         let score = rawScore(row: row)
-        return calibration?.probability(score: score) ?? Logistic.sigmoid(score)
+        let shared = calibration?.probability(score: score) ?? Logistic.sigmoid(score)
+        return kindColumns?.probability(shared: shared, row: row) ?? shared
     }
 
     /// The same artifact with `calibration` (and merged `metrics`), e.g. after fitting it on held-out data.
@@ -68,7 +75,18 @@ public struct GradientBoostingArtifact: Sendable {
         GradientBoostingArtifact(model: model, modelVersion: modelVersion, featureNames: featureNames, featureSchemaHash: featureSchemaHash,
                                  fingerprint: fingerprint, seed: seed, configurationValues: configuration,
                                  metrics: metrics.merging(extra) { $1 }, trainingRows: trainingRows, iterations: iterations,
-                                 calibration: calibration, initModel: initModel)
+                                 calibration: calibration, initModel: initModel,
+                                 kindCalibration: kindCalibration, kindColumns: kindColumns)
+    }
+
+    /// The same artifact with per-kind maps (nil: none) and merged `metrics`; throws when a map's
+    /// kind has no `kind_<name>` feature column.
+    public func with(kindCalibration: KindCalibration?, metrics extra: [String: Double] = [:]) throws -> GradientBoostingArtifact {
+        GradientBoostingArtifact(model: model, modelVersion: modelVersion, featureNames: featureNames, featureSchemaHash: featureSchemaHash,
+                                 fingerprint: fingerprint, seed: seed, configurationValues: configuration,
+                                 metrics: metrics.merging(extra) { $1 }, trainingRows: trainingRows, iterations: iterations,
+                                 calibration: calibration, initModel: initModel,
+                                 kindCalibration: kindCalibration, kindColumns: try kindCalibration?.columns(featureNames: featureNames))
     }
 
     public init(model: GradientBoostingModel, modelVersion: String, featureNames: [String], featureSchemaHash: String,
@@ -93,13 +111,18 @@ public struct GradientBoostingArtifact: Sendable {
         self.calibration = calibration
         self.initModel = initModel
         self.initRegression = initModel?.makeModel()
+        self.kindCalibration = nil
+        self.kindColumns = nil
         self.trainingRows = model.report?.rows ?? 0
         self.iterations = model.report?.iterations ?? model.trees.count
     }
 
     init(model: GradientBoostingModel, modelVersion: String, featureNames: [String], featureSchemaHash: String,
          fingerprint: String, seed: UInt64, configurationValues: [String: Double], metrics: [String: Double],
-         trainingRows: Int, iterations: Int, calibration: CalibrationMap?, initModel: ModelArtifact?) {
+         trainingRows: Int, iterations: Int, calibration: CalibrationMap?, initModel: ModelArtifact?,
+         kindCalibration: KindCalibration? = nil, kindColumns: KindCalibration.Columns? = nil) {
+        self.kindCalibration = kindCalibration
+        self.kindColumns = kindColumns
         self.calibration = calibration
         self.initModel = initModel
         self.initRegression = initModel?.makeModel()
@@ -151,6 +174,7 @@ public struct GradientBoostingArtifact: Sendable {
         ]
         if let calibration { document["calibration"] = calibration.jsonValue }
         if let initModel { document["init_model"] = initModel.jsonValue }
+        if let kindCalibration { document["kind_calibration"] = kindCalibration.jsonValue }
         return .object(document)
     }
 
@@ -212,13 +236,15 @@ public struct GradientBoostingArtifact: Sendable {
             initModel = try decodeInitModel(value)
             try checkInitModel(initModel, featureNames: names, featureSchemaHash: try schema.string("hash"))
         }
+        let kind = try KindCalibration.decodeOptional(root, version: version, minimumVersion: 5, featureNames: names)
         let seed = try training.int("seed")
         if seed < 0 { throw LearningError.invalidArtifact(field: "training.seed", problem: "\(seed) must be >= 0") }
         return GradientBoostingArtifact(model: GradientBoostingModel(trees: trees, featureCount: names.count), modelVersion: try root.string("model_version"),
                                         featureNames: names, featureSchemaHash: try schema.string("hash"), fingerprint: try training.string("fingerprint"),
                                         seed: UInt64(seed), configurationValues: configuration, metrics: metrics,
                                         trainingRows: try training.int("rows"), iterations: try training.int("iterations"),
-                                        calibration: calibration, initModel: initModel)
+                                        calibration: calibration, initModel: initModel,
+                                        kindCalibration: kind?.0, kindColumns: kind?.1)
     }
 
     /// The `init_model` object read as a logistic-regression artifact; errors name "init_model.<field>".
