@@ -111,7 +111,8 @@ public final class MissionService: Sendable {
             policy.count = missing
             // A runner without runs gets starter missions sized from the profile (record 0625).
             let chosen = (state.totalRuns == 0
-                ? StarterMissions.choose(profile: user, year: day.year, count: missing, state: state, scorer: scorer)
+                ? StarterMissions.choose(profile: user, year: day.year, count: missing, state: state, scorer: scorer,
+                                         band: policy.band)
                 : policy.choose(state: state, scorer: scorer, memory: memory))
                 .filter { !keptSpecs.contains($0.spec.canonicalJSON) && !(hasStretch && $0.isStretch) }
             // Distinct ids across refreshes: every round adds offers (custom ones have ids of their own).
@@ -139,9 +140,10 @@ public final class MissionService: Sendable {
         "\(day)-\(round)-\(slot)" + (stretch ? stretchSuffix : "")
     }
 
-    /// Offers of the `PolicyMemory.days` days before `day`: specs not completed, and kinds.
+    /// Offers of the `PolicyMemory.kindDays` days before `day`: specs not completed (the last
+    /// `PolicyMemory.days`), and kinds.
     func memory(user: UserID, before day: CivilDate) throws -> PolicyMemory {
-        PolicyMemory(offers: try store.assignments(user: user, from: day.adding(days: -PolicyMemory.days), to: day.adding(days: -1)),
+        PolicyMemory(offers: try store.assignments(user: user, from: day.adding(days: -PolicyMemory.kindDays), to: day.adding(days: -1)),
                      before: day)
     }
 

@@ -2,7 +2,8 @@ import RunusCore
 import Features
 import Missions
 
-/// Missions for a runner with no runs yet, sized from the profile alone (record 0625).
+/// Missions for a runner with no runs yet, sized from the profile and placed in the policy's
+/// target band by the served model (records 0625, 0644).
 ///
 /// The profile carries birth year, sex, height and weight (no self-reported level or weekly
 /// volume: the backend does not send them). From those:
@@ -10,9 +11,13 @@ import Missions
 ///   age over 35; +8 s/km per BMI point over 25 (at most +80); clamped to 6:00–10:00/km;
 /// - comfortable distance, metres: 3000, −500 from age 50, −500 from age 65, −500 for a BMI over
 ///   30; at least 1500;
-/// - missions, easiest first: a time-on-feet run (duration), the comfortable distance, an easy
-///   run held back at the easy pace (recovery), and an even-paced 2 km with a loose 30 s/km spread.
-/// Each is scored by the served model on the empty state, so it carries the model's probability.
+/// - four kinds, each a ladder around that estimate (`ladder`): time on feet (duration), the
+///   distance, an easy run held back at the easy pace (recovery), and an even-paced run with a
+///   loose spread. Never more than `maxMultiple` × the estimate: the model has seen few runners
+///   without history, and a beginner's first runs should not be their longest.
+/// Every rung is scored by the served model on the runner's state; each kind offers the rung the
+/// policy would (in the band, closest to its centre; the nearest to the band when none is in it),
+/// easiest first.
 public enum StarterMissions {
     /// What the profile says, with the values used.
     public struct Estimate: Sendable, Equatable {
@@ -42,7 +47,39 @@ public enum StarterMissions {
         return Estimate(age: age, bmi: bmi, easyPace: min(600, max(360, pace.rounded())), distance: max(1500, distance))
     }
 
-    /// The starter specs for `profile`, easiest first (at most 4).
+    /// Largest multiple of the profile's estimate (distance, time) a starter rung asks for.
+    public static let maxMultiple = 2.0
+    /// Multiples of the estimate on each kind's ladder.
+    static let multiples: [Double] = [0.6, 0.8, 1.0, 1.25, 1.5, 1.75, 2.0]
+    /// Even-pace rungs: distances (metres) and spreads (s/km), loose ones first.
+    static let evenDistances: [Meters] = [2000, 2500, 3000, 4000, 5000, 6000]
+    static let evenSpreads: [SecondsPerKm] = [30, 25, 20]
+
+    /// The starter kinds, in the order they are listed.
+    public static let kinds: [MissionKind] = [.duration, .distance, .recovery, .evenPace]
+
+    /// The ladder of starter candidates for `profile`, by kind (`kinds` order), each easy to hard.
+    public static func ladder(_ profile: UserProfile, year: Int) -> [[MissionSpec]] {
+        let e = estimate(profile, year: year)
+        let baseMinutes = e.distance * e.easyPace / 1000 / 60
+        func minutes(_ f: Double) -> Seconds { max(10, (baseMinutes * f / 5).rounded() * 5) * 60 }
+        func metres(_ f: Double) -> Meters { max(1000, (e.distance * f / 500).rounded() * 500) }
+        func unique(_ specs: [MissionSpec]) -> [MissionSpec] {
+            var seen: Set<MissionSpec> = []
+            return specs.filter { seen.insert($0).inserted }
+        }
+        let cap = e.distance * maxMultiple
+        return [
+            unique(multiples.map { .duration(minDuration: minutes($0)) }),
+            unique(multiples.map { .distance(minDistance: metres($0)) }),
+            unique(multiples.map { .recovery(minPace: e.easyPace, minDuration: minutes($0), maxHeartRate: nil) }),
+            unique(evenDistances.filter { $0 <= max(2000, cap) }.flatMap { d in
+                evenSpreads.map { MissionSpec.evenPace(minDistance: d, maxSpread: $0) }
+            }),
+        ]
+    }
+
+    /// One mission per kind at the profile's estimate itself (multiple 1), the easiest even pace.
     public static func specs(_ profile: UserProfile, year: Int) -> [MissionSpec] {
         let e = estimate(profile, year: year)
         let minutes = max(10, (e.distance * e.easyPace / 1000 / 60 / 5).rounded() * 5)
@@ -54,25 +91,63 @@ public enum StarterMissions {
         ]
     }
 
-    /// `count` starter missions scored by `scorer` on `state` (a runner without runs).
+    /// `count` starter missions scored by `scorer` on `state` (a runner without runs): per kind
+    /// the rung closest to the centre of `band` (inside it when one is), then the `count` kinds
+    /// whose rungs sit closest to the band, listed easiest first.
     public static func choose(profile: UserProfile, year: Int, count: Int, state: RunnerState,
-                              scorer: any MissionScorer) -> [ChosenMission] {
-        let specs = Array(specs(profile, year: year).prefix(max(0, count)))
-        let p = scorer.probabilities(specs.map { MissionFeatures.vector($0, state: state) })
-        return zip(specs, p).map { spec, p in
-            ChosenMission(spec: spec, title: MissionTitle.title(for: spec), pComplete: p,
-                          xp: MissionXP.xp(for: spec, pComplete: p), why: why(spec, profile: profile, year: year),
+                              scorer: any MissionScorer, band: ClosedRange<Double> = TodayPolicy().band) -> [ChosenMission] {
+        let centre = (band.lowerBound + band.upperBound) / 2
+        func distance(_ p: Double) -> Double {
+            band.contains(p) ? abs(p - centre) : 1 + min(abs(p - band.lowerBound), abs(p - band.upperBound))
+        }
+        var picks: [(spec: MissionSpec, p: Double, kind: Int)] = []
+        for (k, rungs) in ladder(profile, year: year).enumerated() where !rungs.isEmpty {
+            let p = scorer.probabilities(rungs.map { MissionFeatures.vector($0, state: state) })
+            let finite = rungs.indices.filter { p[$0].isFinite }
+            guard let best = finite.min(by: { (distance(p[$0]), $0) < (distance(p[$1]), $1) }) else { continue }
+            picks.append((rungs[best], p[best], k))
+        }
+        let kept = picks.sorted { (distance($0.p), $0.kind) < (distance($1.p), $1.kind) }.prefix(max(0, count))
+        return kept.sorted { ($1.p, $0.kind) < ($0.p, $1.kind) }.map { pick in
+            ChosenMission(spec: pick.spec, title: MissionTitle.title(for: pick.spec), pComplete: pick.p,
+                          xp: MissionXP.xp(for: pick.spec, pComplete: pick.p), why: why(pick.spec, profile: profile, year: year),
                           isStretch: false)
         }
     }
 
-    /// One sentence: a starter mission, and what of the profile sized it.
+    /// One sentence per mission: what it asks, against what the profile says is comfortable, and
+    /// what of the profile sized it. Built from the spec and the profile alone, so a stored offer
+    /// shows the same sentence on every read.
     public static func why(_ spec: MissionSpec, profile: UserProfile, year: Int) -> String {
         let e = estimate(profile, year: year)
         var from: [String] = []
         if let age = e.age { from.append("age \(age)") }
         if let bmi = e.bmi { from.append("BMI \(Int(saturating: bmi.rounded()))") }
-        let sized = from.isEmpty ? "" : ", sized from your profile (\(from.joined(separator: ", ")))"
-        return "A starter mission for someone new to running\(sized); it adapts after your first runs."
+        let sized = from.isEmpty ? "a beginner's start (no age, height or weight in your profile)"
+            : "a start sized from your profile (\(from.joined(separator: ", ")))"
+        let comfortable = DistanceFormat.kilometres(e.distance)
+        let easy = Pace.format(e.easyPace)
+        func share(_ ratio: Double) -> String {
+            let p = Int(saturating: (abs(ratio - 1) * 100).rounded())
+            if p < 5 { return "about" }
+            return ratio > 1 ? "\(p) % more than" : "\(p) % less than"
+        }
+        let baseTime = e.distance * e.easyPace / 1000
+        switch spec {
+        case .duration(let t):
+            return "Keep moving for \(DistanceFormat.duration(t)), walking breaks allowed: \(share(t / baseTime)) the "
+                + "\(DistanceFormat.duration(baseTime)) of an easy \(comfortable) at \(easy)/km, \(sized)."
+        case .distance(let d):
+            return "Cover \(DistanceFormat.kilometres(d)) at any pace: \(share(d / e.distance)) the \(comfortable) "
+                + "that is \(sized)."
+        case .recovery(let pace, let t, _):
+            return "Run easy for \(DistanceFormat.duration(t)) at \(Pace.format(pace))/km or slower, so the first runs "
+                + "build the habit without strain; the easy pace and \(share(t / baseTime)) that time are \(sized)."
+        case .evenPace(let d, let spread):
+            return "Run \(DistanceFormat.kilometres(d)) keeping each kilometre within \(Int(saturating: spread.rounded())) s/km "
+                + "of the others, a first lesson in pacing; \(share(d / e.distance)) the \(comfortable) of \(sized)."
+        default:
+            return "A starter mission for someone new to running, \(sized); it adapts after your first runs."
+        }
     }
 }

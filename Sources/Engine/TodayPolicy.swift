@@ -20,23 +20,35 @@ public struct PolicyMemory: Sendable, Equatable {
     /// Canonical specs offered recently and not completed (failed, expired or replaced): not
     /// offered again at once.
     public var recentSpecs: Set<String> = []
-    /// How often each kind was offered in the last few days: rotates kinds.
+    /// How often each kind was offered in the last `kindDays` days: rotates kinds (record 0643).
     public var recentKinds: [MissionKind: Int] = [:]
+    /// Kinds offered on each of the two days before (record 0643): offering one again would make
+    /// three days in a row, which the policy does only when nothing else fits.
+    public var twoDayKinds: Set<MissionKind> = []
 
-    public init(recentSpecs: Set<String> = [], recentKinds: [MissionKind: Int] = [:]) {
-        self.recentSpecs = recentSpecs; self.recentKinds = recentKinds
+    public init(recentSpecs: Set<String> = [], recentKinds: [MissionKind: Int] = [:], twoDayKinds: Set<MissionKind> = []) {
+        self.recentSpecs = recentSpecs; self.recentKinds = recentKinds; self.twoDayKinds = twoDayKinds
     }
 
-    /// Days of offers the memory covers.
+    /// Days of offers whose specs are not offered again at once.
     public static let days = 3
+    /// Days of offers whose kinds rotate (record 0643): with 3 daily missions, a week holds 21
+    /// offers, more than there are kinds.
+    public static let kindDays = 7
 
     /// The memory for `day` from a runner's offers (any order), whichever model offered them.
     public init(offers: [MissionAssignment], before day: CivilDate) {
         let first = day.adding(days: -Self.days)
-        for a in offers where a.day >= first && a.day < day {
-            if a.status != .completed { recentSpecs.insert(a.specJSON) }
-            if let kind = MissionKind(rawValue: a.kind) { recentKinds[kind, default: 0] += 1 }
+        let firstForKinds = day.adding(days: -Self.kindDays)
+        var yesterday: Set<MissionKind> = [], dayBefore: Set<MissionKind> = []
+        for a in offers where a.day >= firstForKinds && a.day < day {
+            if a.status != .completed && a.day >= first { recentSpecs.insert(a.specJSON) }
+            guard let kind = MissionKind(rawValue: a.kind) else { continue }
+            recentKinds[kind, default: 0] += 1
+            if a.day == day.adding(days: -1) { yesterday.insert(kind) }
+            if a.day == day.adding(days: -2) { dayBefore.insert(kind) }
         }
+        twoDayKinds = yesterday.intersection(dayBefore)
     }
 }
 
@@ -45,15 +57,15 @@ public struct PolicyMemory: Sendable, Equatable {
 /// mission closest to the stretch target. "Challenging yet achievable": the default band
 /// 0.65–0.85 sits between the 0.5 motivation peak (Atkinson) and the 0.85 learning optimum
 /// (Wilson et al. 2019); the stretch band 0.4–0.5 is the weekly "boss" level of the anchors;
-/// see docs/decisions/0003-target-band.md. Kinds offered in the last days rank a little lower
-/// (`rotationPenalty` per offer), and specs recently offered and not completed are left out.
+/// see docs/decisions/0003-target-band.md. Variety (record 0643): among the kinds whose best
+/// candidate is in the band, those offered least in the last week come first (then the closest
+/// to the centre); a kind offered on each of the two days before comes after every other kind
+/// in the band; specs recently offered and not completed are left out.
 public struct TodayPolicy: Sendable {
     public var band: ClosedRange<Double>
     public var count: Int
     /// Probability band of the stretch mission; nil: no stretch mission.
     public var stretchBand: ClosedRange<Double>?
-    /// Added to a kind's distance from the band centre per recent offer of that kind.
-    public static let rotationPenalty = 0.04
 
     public init(band: ClosedRange<Double> = 0.65...0.85, count: Int = 3, stretchBand: ClosedRange<Double>? = 0.4...0.5) {
         self.band = band; self.count = count; self.stretchBand = stretchBand
@@ -77,10 +89,18 @@ public struct TodayPolicy: Sendable {
             if let j = best[spec.kind], distance(probabilities[j]) <= distance(probabilities[i]) { continue }
             best[spec.kind] = i
         }
-        func rankKey(_ i: Int) -> Double {
-            distance(probabilities[i]) + Self.rotationPenalty * Double(memory.recentKinds[candidates[i].kind] ?? 0)
+        // Variety (record 0643): a kind offered on each of the two days before ranks after every
+        // other kind whose best candidate is in the band, so it makes three days in a row only
+        // when nothing else fits; out-of-band kinds come last, the repeated ones after the others.
+        // Within the band, the kinds offered least in the last week first, then the closest to
+        // the centre; outside it, the closest to the band.
+        func tier(_ i: Int) -> Int {
+            let repeated = memory.twoDayKinds.contains(candidates[i].kind) ? 1 : 0
+            return (band.contains(probabilities[i]) ? 0 : 2) + repeated
         }
-        let ranked = MissionFeatures.kinds.compactMap { best[$0] }.sorted { (rankKey($0), $0) < (rankKey($1), $1) }
+        func offered(_ i: Int) -> Int { band.contains(probabilities[i]) ? memory.recentKinds[candidates[i].kind] ?? 0 : 0 }
+        let ranked = MissionFeatures.kinds.compactMap { best[$0] }
+            .sorted { (tier($0), offered($0), distance(probabilities[$0]), $0) < (tier($1), offered($1), distance(probabilities[$1]), $1) }
         var chosen = Array(ranked.prefix(count))
         var stretch: Int?
         if let stretchBand {
@@ -148,6 +168,8 @@ public struct TodayPolicy: Sendable {
         case .hills(let ascent):
             let climb = state.climbPerKm.map { "\(Int(saturating: ($0 * endurance / 1000).rounded())) m" } ?? "little"
             return "Hills build strength: \(Int(saturating: ascent.rounded())) m of climbing, where your usual run climbs \(climb)."
+        case .earlyBird, .nightOwl, .loop, .intervals, .fartlek, .weeklyVolume:
+            return whyV4(spec, state: state)
         default:
             // `choose` only sees `CandidateGenerator`'s kinds, but a stored offer may be of any
             // kind (written by another version): it gets a plain sentence, never a trap.

@@ -11,13 +11,15 @@ import Glibc
 /// computes it: the schema, `docs/features.md` and the vectors all come from that list.
 /// Kind-specific terms are interactions (zero for other kinds) so that a linear model can give
 /// each kind its own slope. Schema v2: records 0620 (layout) and 0621 (state definitions);
-/// v3 adds the race-pace terms of record 0619.
+/// v3 adds the race-pace terms of record 0619; v4 the kinds early bird, night owl, loop,
+/// intervals, fartlek and weekly volume (record 0640).
 public enum MissionFeatures {
-    /// The kinds schema v2 models, in column order. Listed explicitly: a new mission kind changes
+    /// The kinds the schema models, in column order. Listed explicitly: a new mission kind changes
     /// nothing here (and no model) until it is added with a new schema version.
     public static let kinds: [MissionKind] = [
         .distance, .duration, .pace, .negativeSplit, .distanceInTime,
         .longRun, .recovery, .evenPace, .progression, .hills,
+        .earlyBird, .nightOwl, .loop, .intervals, .fartlek, .weeklyVolume,
     ]
 
     /// Whether a mission kind can be scored by models of this schema.
@@ -29,7 +31,7 @@ public enum MissionFeatures {
         let value: @Sendable (MissionSpec, RunnerState) -> Double
     }
 
-    public static let schema = FeatureSchema(version: 3, features: features.map(\.definition))
+    public static let schema = FeatureSchema(version: 4, features: features.map(\.definition))
 
     /// Days assumed since the last run for a runner without history.
     public static let daysWithoutHistory = 30.0
@@ -37,16 +39,35 @@ public enum MissionFeatures {
     public static let referenceSpread: SecondsPerKm = 10
     /// Climb per km of endurance a hills mission is measured against, m/km (record 0620).
     public static let referenceClimbPerKm = 10.0
+    /// Finish-to-start gap a loop mission is measured against, metres (record 0640).
+    public static let referenceGap: Meters = 100
+    /// Rep volume and rest an intervals mission is measured against: 4 km, 120 s.
+    public static let referenceRepVolume: Meters = 4000
+    public static let referenceRest: Seconds = 120
+    /// Surge seconds per km of endurance a fartlek mission is measured against.
+    public static let referenceSurgePerKm: Seconds = 36
+    /// Usual start hour assumed without history (noon: far from any early or late limit, so an
+    /// early-bird or night-owl mission for a runner without history asks for a shift).
+    public static let startHourWithoutHistory = 12.0
 
     /// The distance a mission asks for, metres: durations at the runner's typical pace, a long
     /// run as its multiple of the longest run of 28 days (the endurance without one), a recovery
     /// run's duration at the slower of its pace floor and the typical pace, a progression's
-    /// kilometres, a hills mission the endurance (its
-    /// difficulty is in `rel_climb_hills`).
+    /// kilometres, a hills or fartlek mission the endurance (its difficulty is in
+    /// `rel_climb_hills`, `load_fartlek`), intervals the reps × the rep distance, a weekly volume
+    /// what is left of it after the week's runs so far (at least 100 m).
     public static func effectiveDistance(_ spec: MissionSpec, state: RunnerState) -> Meters {
         switch spec {
         case .distance(let d), .negativeSplit(let d), .pace(_, let d), .distanceInTime(let d, _), .evenPace(let d, _):
             return d
+        case .earlyBird(_, let d), .nightOwl(_, let d), .loop(_, let d):
+            return d
+        case .intervals(let reps, let rep, _, _):
+            return Double(reps) * rep
+        case .fartlek:
+            return state.enduranceOrDefault
+        case .weeklyVolume(let target):
+            return max(100, target - state.volumeThisWeek)
         case .duration(let t):
             return t / state.typicalPaceOrDefault * 1000
         case .longRun(let multiple):
@@ -162,6 +183,7 @@ public enum MissionFeatures {
             if case .hills(let a) = spec { return relativeClimb(a, state: state) }
             return 0
         })
+        out += schemaV4MissionFeatures
         out.append(feature("rel_longest", "log ratio",
                            "log(mission distance / longest run of the last 28 days), any kind",
                            missing: "0 without a run in 28 days") { spec, state in

@@ -94,6 +94,11 @@ public struct RunnerState: Sendable, Equatable {
     public let outcomes: [MissionKind: OutcomeCount]
     /// Number of runs before `asOf`.
     public let totalRuns: Int
+    /// Distance of the runs that started in `asOf`'s local calendar week (Monday to Sunday in
+    /// `utcOffset`) before `asOf`, metres ≥ 0: what a weekly-volume check adds to the next run.
+    public let volumeThisWeek: Meters
+    /// Local days left in `asOf`'s week, today included, 1 (Sunday) … 7 (Monday).
+    public let daysLeftInWeek: Int
 
     /// Weight of the newest run in `endurance`.
     public static let enduranceWeight = 0.15
@@ -166,6 +171,12 @@ public struct RunnerState: Sendable, Equatable {
         let habits = Self.habits(past: past, asOf: asOf, utcOffset: utcOffset)
         consistency8w = habits.consistency; weekStreak = habits.weekStreak; dayStreak = habits.dayStreak
         usualStartHour = habits.startHour; startHourRegularity = habits.regularity; weekdayShare = habits.weekdayShare
+
+        let today = CivilDate(instant: asOf, utcOffset: utcOffset)
+        let monday = today.daysSinceEpoch - (today.isoWeekday - 1)
+        volumeThisWeek = past.filter { CivilDate(instant: $0.startTime, utcOffset: utcOffset).daysSinceEpoch >= monday }
+            .reduce(0) { $0 + max(0, $1.distance) }
+        daysLeftInWeek = 8 - today.isoWeekday
 
         var byKind: [MissionKind: OutcomeCount] = [:]
         for o in outcomes where o.decidedAt < asOf && asOf - o.decidedAt <= Self.outcomeWindowDays * 86_400 {

@@ -56,12 +56,12 @@ public enum MissionTitle {
     }
 
     /// Short distances in metres ("400 m"), longer ones in km ("5.0 km").
-    static func metres(_ d: Meters) -> String {
+    public static func metres(_ d: Meters) -> String {
         d < 1000 ? "\(Int(saturating: d.rounded())) m" : DistanceFormat.kilometres(d)
     }
 
     /// Minutes after midnight as "7:00", "21:30".
-    static func clock(_ minute: Int) -> String {
+    public static func clock(_ minute: Int) -> String {
         let m = minute % 60
         return "\(minute / 60):\(m < 10 ? "0" : "")\(m)"
     }

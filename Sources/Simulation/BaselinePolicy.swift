@@ -23,6 +23,17 @@ struct ObservedHistory: Sendable {
         return recentRuns.filter { $0.start >= from && $0.start < instant }.map(\.distance).max() ?? 0
     }
 
+    /// The measured distance of the runs that started in the local calendar week (Monday to
+    /// Sunday in `utcOffset`) of `instant`, before it, metres (what a weekly-volume check adds to
+    /// the day's run).
+    func weekSoFar(before instant: EpochSeconds, utcOffset: Int) -> Meters {
+        let day = CivilDate(instant: instant, utcOffset: utcOffset)
+        let monday = day.daysSinceEpoch - (day.isoWeekday - 1)
+        return recentRuns.filter {
+            $0.start < instant && CivilDate(instant: $0.start, utcOffset: utcOffset).daysSinceEpoch >= monday
+        }.reduce(0) { $0 + $1.distance }
+    }
+
     mutating func record(start: EpochSeconds, distance: Meters, movingPace: SecondsPerKm?) {
         recentRuns.append((start, distance))
         if let first = recentRuns.first, start - first.start > 40 * 86_400 { recentRuns.removeFirst() }
@@ -54,12 +65,16 @@ enum BaselinePolicy {
     static let uninformedProbability = 0.5
     /// The kinds the simulated past offered (fixed, so that the simulation does not change when
     /// the catalog grows).
-    /// The kinds of feature schema v2 were added with it (record 0623).
+    /// The kinds of feature schema v2 were added with it (record 0623), those of v4 with v4
+    /// (record 0642).
     static let offeredKinds: [MissionKind] = [.distance, .duration, .pace, .negativeSplit, .distanceInTime,
-                                              .longRun, .recovery, .evenPace, .progression, .hills]
+                                              .longRun, .recovery, .evenPace, .progression, .hills,
+                                              .earlyBird, .nightOwl, .loop, .intervals, .fartlek, .weeklyVolume]
 
-    /// `now`: the offer's instant (the long run's 28-day window ends there).
-    static func offer(history: ObservedHistory, now: EpochSeconds, rng: inout SeededGenerator) -> MissionSpec {
+    /// `now`: the offer's instant (the long run's 28-day window ends there, the weekly volume's
+    /// week holds it); `utcOffset`: the runner's local time − UTC, seconds.
+    static func offer(history: ObservedHistory, now: EpochSeconds, utcOffset: Int = 0,
+                      rng: inout SeededGenerator) -> MissionSpec {
         let endurance = history.endurance ?? 5000
         let pace = history.typicalPace
         func distance(_ low: Double, _ high: Double) -> Meters {
@@ -98,6 +113,30 @@ enum BaselinePolicy {
         case .hills:
             let ascent = endurance / 1000 * 10 * exp(rng.uniform(-1, 1))
             return .hills(minAscent: min(800, max(80, (ascent / 10).rounded() * 10)))
+        case .earlyBird:
+            // Limits from 05:00 to 10:00 and 17:00 to 23:00 in quarter hours, whatever the habit.
+            let minute = (rng.uniform(5, 10) * 4).rounded() * 15
+            return .earlyBird(beforeMinute: Int(saturating: minute), minDistance: distance(-0.6, 0.6))
+        case .nightOwl:
+            let minute = (rng.uniform(17, 23) * 4).rounded() * 15
+            return .nightOwl(afterMinute: Int(saturating: minute), minDistance: distance(-0.6, 0.6))
+        case .loop:
+            let gap = (exp(rng.uniform(log(30), log(300))) / 10).rounded() * 10
+            return .loop(maxGap: gap, minDistance: distance(-0.6, 0.7))
+        case .intervals:
+            let rep = [400.0, 800, 1000, 1600][rng.int(in: 0...3)]
+            let reps = rng.int(in: 3...12)
+            // Around the usual pace carried down to the rep distance (Riegel), faster or a little slower.
+            let repPace = (pace * pow(rep / max(1000, endurance), 0.06) * exp(rng.uniform(-0.3, 0.05))).rounded()
+            let rest = (rng.uniform(45, 240) / 15).rounded() * 15
+            return .intervals(reps: reps, repDistance: rep, maxPace: repPace, maxRecovery: rest)
+        case .fartlek:
+            let surge = [15.0, 20, 30, 45, 60, 90, 120][rng.int(in: 0...6)]
+            return .fartlek(surges: rng.int(in: 3...14), minSurge: surge)
+        case .weeklyVolume:
+            let soFar = history.weekSoFar(before: now, utcOffset: utcOffset)
+            let total = min(500_000, max(1000, ((soFar + distance(-0.5, 0.9)) / 500).rounded() * 500))
+            return .weeklyVolume(distance: total)
         default:
             // Unreachable: the draw is from `offeredKinds`, all handled above.
             preconditionFailure("BaselinePolicy: kind outside offeredKinds")

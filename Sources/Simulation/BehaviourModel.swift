@@ -21,6 +21,12 @@ import Glibc
 ///   even pace: −2·log(spread / 10 s/km) (a looser spread is easier);
 ///   progression: D = kilometres, and 0.3·(kilometres − 3);
 ///   hills: no distance term, 2.5·log(climb / (10 m/km × E in km)).
+/// - and for the kinds of feature schema v4 (record 0642): early bird / night owl: D = the
+///   distance, 1.2 per hour the start must move from the usual hour (with a 0.5 h margin);
+///   loop: D = the distance, 0.8·log(100 m / gap); intervals: D = reps × rep distance (slope 1),
+///   r over the rep distance (slope 12), −0.5·log(rest / 120 s); fartlek: no distance term,
+///   1.5·log(surges × surge s / (36 s × E in km)); weekly volume: D = target − the week's
+///   distance so far.
 ///
 /// Coefficients are chosen so that the exploring policy's offers span p ≈ 0.1 … 0.95.
 enum BehaviourModel {
@@ -42,6 +48,11 @@ enum BehaviourModel {
         case .evenPace: return Coefficients(intercept: 1.8, distanceSlope: 4.0, paceSlope: 0)
         case .progression: return Coefficients(intercept: 2.4, distanceSlope: 3.0, paceSlope: 0)
         case .hills: return Coefficients(intercept: 1.8, distanceSlope: 0, paceSlope: 0)
+        case .earlyBird, .nightOwl: return Coefficients(intercept: 2.6, distanceSlope: 4.0, paceSlope: 0)
+        case .loop: return Coefficients(intercept: 2.4, distanceSlope: 4.0, paceSlope: 0)
+        case .intervals: return Coefficients(intercept: 1.6, distanceSlope: 1.0, paceSlope: 12)
+        case .fartlek: return Coefficients(intercept: 1.7, distanceSlope: 0, paceSlope: 0)
+        case .weeklyVolume: return Coefficients(intercept: 2.2, distanceSlope: 4.0, paceSlope: 0)
         default:
             // The simulated policy offers only `BaselinePolicy.offeredKinds`; other kinds are not
             // modelled by the ground truth and never reach it.
@@ -63,6 +74,19 @@ enum BehaviourModel {
     /// Hills: logit cost per unit of log(climb / (`referenceClimbPerKm` × endurance km)).
     static let climbSlope = 2.5
     static let referenceClimbPerKm = 10.0
+    /// Early bird and night owl: logit cost per hour the start must move from the usual start
+    /// hour, and the margin (hours) a runner keeps before the limit (record 0642).
+    static let shiftSlope = 1.2
+    static let shiftMargin = 0.5
+    /// Loop: logit cost per unit of log(100 m / allowed gap) (a tighter gap is harder).
+    static let gapSlope = 0.8
+    static let referenceGap: Meters = 100
+    /// Intervals: logit gain per unit of log(allowed rest / 120 s).
+    static let restSlope = 0.5
+    static let referenceRest: Seconds = 120
+    /// Fartlek: logit cost per unit of log(total surge time / (36 s × endurance km)).
+    static let surgeLoadSlope = 1.5
+    static let surgeSecondsPerKm: Seconds = 36
 
     /// The runner's easy pace over the endurance distance, s/km.
     static func easyPace(_ state: Physiology) -> SecondsPerKm {
@@ -71,7 +95,11 @@ enum BehaviourModel {
 
     /// True completion probability of `spec` for a runner in `state`, in (0, 1). `longest28d` is
     /// the longest measured run of the 28 days before (metres, > 0 for a long-run mission).
-    static func probability(of spec: MissionSpec, state: Physiology, longest28d: Meters = 0) -> Double {
+    /// `usualStartHour` is the runner's habitual local start hour (early bird, night owl);
+    /// `weekSoFar` the measured distance of the runner's local calendar week before the offer
+    /// (weekly volume), metres.
+    static func probability(of spec: MissionSpec, state: Physiology, longest28d: Meters = 0,
+                            usualStartHour: Double = 12, weekSoFar: Meters = 0) -> Double {
         let c = coefficients(spec.kind)
         var distance = state.endurance
         var paceRatio: Double?
@@ -102,6 +130,23 @@ enum BehaviourModel {
             extra = progressionSlope * Double(n - 3)
         case .hills(let ascent):
             extra = climbSlope * log(ascent / (referenceClimbPerKm * state.endurance / 1000))
+        case .earlyBird(let before, let d):
+            distance = d
+            extra = shiftSlope * max(0, usualStartHour - Double(before) / 60 + shiftMargin)
+        case .nightOwl(let after, let d):
+            distance = d
+            extra = shiftSlope * max(0, Double(after) / 60 + shiftMargin - usualStartHour)
+        case .loop(let gap, let d):
+            distance = d
+            extra = gapSlope * log(referenceGap / gap)
+        case .intervals(let reps, let rep, let maxPace, let rest):
+            distance = Double(reps) * rep
+            paceRatio = state.racePace(over: rep) / maxPace
+            extra = -restSlope * log(rest / referenceRest)
+        case .fartlek(let surges, let minSurge):
+            extra = surgeLoadSlope * log(Double(surges) * minSurge / (surgeSecondsPerKm * state.endurance / 1000))
+        case .weeklyVolume(let target):
+            distance = max(100, target - weekSoFar)
         default:
             // Unreachable: `coefficients` above already refuses kinds outside `offeredKinds`.
             preconditionFailure("BehaviourModel: kind \(spec.kind.rawValue) is not modelled")

@@ -17,7 +17,16 @@ struct RunPlan: Sendable {
         var climb: Meters = 0
     }
 
+    /// The route's shape: the usual draw (a loop 70 % of the time, else out and back), a loop
+    /// steered back to its start, or a one-way run that ends far from it (loop missions).
+    enum Route: Sendable { case usual, closedLoop, oneWay }
+
     var legs: [Leg]
+    var route: Route = .usual
+    /// A session without stops at crossings (a track or a park path: intervals and fartlek).
+    var noStops = false
+    /// Local start hour the attempt asks for (early bird, night owl); nil: the runner's usual hour.
+    var startHour: Double? = nil
     /// A route on flat ground (the terrain's relief scaled down to a tenth): a hills attempt
     /// gets its climb only from the repeats it plans.
     var flatTerrain = false
@@ -28,7 +37,10 @@ struct RunPlan: Sendable {
     /// The plan for a runner trying `spec`, succeeding or not (`succeed` is drawn from the truth).
     /// Success clears the target with a margin, failure falls clearly short, so that the GPS
     /// check agrees with the attempt except near the tolerance.
+    /// `usualStartHour`: the runner's habitual local start hour; `weekSoFar`: the week's measured
+    /// distance before the day, metres (weekly volume).
     static func attempt(_ spec: MissionSpec, succeed: Bool, state: Physiology, longest28d: Meters = 0,
+                        usualStartHour: Double = 12, weekSoFar: Meters = 0,
                         rng: inout SeededGenerator) -> RunPlan {
         func easy(_ d: Meters) -> SecondsPerKm { state.racePace(over: d) * rng.uniform(1.10, 1.22) }
         // A runner who gives up stops short of the target, and never runs much beyond what they
@@ -71,6 +83,9 @@ struct RunPlan: Sendable {
             return RunPlan(legs: [Leg(distance: target * rng.uniform(1.02, 1.1), pace: pace, mode: .run)])
         case .longRun, .recovery, .evenPace, .progression, .hills:
             return attemptV2(spec, succeed: succeed, state: state, longest28d: longest28d, rng: &rng)
+        case .earlyBird, .nightOwl, .loop, .intervals, .fartlek, .weeklyVolume:
+            return attemptV4(spec, succeed: succeed, state: state, usualStartHour: usualStartHour,
+                             weekSoFar: weekSoFar, rng: &rng)
         default:
             // The simulated policy offers only `BaselinePolicy.offeredKinds`: no plan for others.
             preconditionFailure("RunPlan: kind \(spec.kind.rawValue) is not modelled by the simulation")

@@ -66,7 +66,7 @@ public enum RunnerSimulator {
             if let policy {
                 offers = policy.offers(for: traits.profile, history: runs, pastOffers: assignments, day: day, dayStart: dayStart)
             } else {
-                offers = [PolicyOffer(spec: BaselinePolicy.offer(history: observed, now: dayStart, rng: &rng),
+                offers = [PolicyOffer(spec: BaselinePolicy.offer(history: observed, now: dayStart, utcOffset: offset, rng: &rng),
                                       pComplete: BaselinePolicy.uninformedProbability,
                                       modelVersion: SimulationConfiguration.policyVersion)]
             }
@@ -97,7 +97,9 @@ public enum RunnerSimulator {
             if offers.isEmpty { tries = false }
             let longest = observed.longest28d(before: dayStart)
             if spec.kind == .longRun && longest == 0 { tries = false }  // an engine offered it without a recent run
-            let pTrue = tries ? BehaviourModel.probability(of: spec, state: body, longest28d: longest) : 0
+            let weekSoFar = observed.weekSoFar(before: dayStart, utcOffset: offset)
+            let pTrue = tries ? BehaviourModel.probability(of: spec, state: body, longest28d: longest,
+                                                           usualStartHour: traits.startHour, weekSoFar: weekSoFar) : 0
             let succeed = rng.bernoulli(pTrue)
             if tries { attempts[dayAssignments[chosen].id] = succeed }
             // The long-run check needs the earlier runs; the others only the run itself.
@@ -114,17 +116,23 @@ public enum RunnerSimulator {
             var draw = 0
             repeat {
                 plan = tries
-                    ? RunPlan.attempt(spec, succeed: succeed, state: body, longest28d: longest, rng: &rng)
+                    ? RunPlan.attempt(spec, succeed: succeed, state: body, longest28d: longest,
+                                      usualStartHour: traits.startHour, weekSoFar: weekSoFar, rng: &rng)
                     : RunPlan.habitual(state: body, rng: &rng)
                 var plannedPlan = plan
                 if traits.driveProbability > 0, rng.bernoulli(traits.driveProbability) {
                     plannedPlan.legs.insert(RunPlan.Leg(distance: rng.uniform(2000, 6000), pace: 100, mode: .drive), at: 0)
                 }
-                let hour = min(22.5, max(4.5, traits.startHour + rng.gaussian(mean: 0, sd: 0.75)))
+                let usualHour = min(22.5, max(4.5, traits.startHour + rng.gaussian(mean: 0, sd: 0.75)))
+                let hour = plannedPlan.startHour ?? usualHour
                 let start = (dayStart + hour * 3600).rounded()
                 track = synthesizer.track(plan: plannedPlan, start: start, rng: &rng)
                 metrics = RunMetrics(track: track, weightKg: traits.profile.weightKg)
-                if tries { evaluation = MissionEvaluator.evaluate(spec, run: MissionRun(metrics: metrics), context: context) }
+                if tries {
+                    // A loop is checked on positions; the other kinds on the metrics alone.
+                    let run = spec.kind == .loop ? MissionRun(track: track, metrics: metrics) : MissionRun(metrics: metrics)
+                    evaluation = MissionEvaluator.evaluate(spec, run: run, context: context)
+                }
                 draw += 1
             } while tries && (evaluation!.status == .completed) != succeed && draw <= maxRedraws
             let run = RunRecord(

@@ -41,7 +41,10 @@ struct TrackSynthesizer {
         var x = traits.homeOffset.east, y = traits.homeOffset.north
         var heading = rng.uniform(0, 2 * .pi)
         let runDistance = plan.legs.filter { $0.mode != .drive }.reduce(0) { $0 + $1.distance }
-        let loop = rng.bernoulli(0.7)
+        let drawnLoop = rng.bernoulli(0.7)
+        let loop = plan.route == .usual ? drawnLoop : plan.route == .closedLoop
+        // Where the run on foot starts (after a drive), for a loop steered back to it.
+        var footStart: (x: Meters, y: Meters)? = nil
         let phi = pow(Self.noiseCorrelationPerSecond, dt)
         let innovation = traits.gpsNoise * (1 - phi * phi).squareRoot()
         var noiseX = rng.gaussian() * traits.gpsNoise, noiseY = rng.gaussian() * traits.gpsNoise
@@ -94,8 +97,18 @@ struct TrackSynthesizer {
                 }
                 let step = min(legLeft, speed * dt)
                 if leg.mode != .drive {
+                    if footStart == nil { footStart = (x, y) }
                     if loop {
                         heading += 2 * .pi * step / runDistance + rng.gaussian(mean: 0, sd: 0.03)
+                        // A closed loop heads for its start once what is left is little more
+                        // than the way back (it then arrives with the last metres).
+                        if plan.route == .closedLoop, let s = footStart {
+                            let dx = s.x - x, dy = s.y - y
+                            let back = (dx * dx + dy * dy).squareRoot()
+                            if runDistance - covered <= 1.15 * back + 1 { heading = atan2(dx, dy) }
+                        }
+                    } else if plan.route == .oneWay {
+                        heading += rng.gaussian(mean: 0, sd: 0.03)
                     } else {
                         heading += rng.gaussian(mean: 0, sd: 0.03)
                         if covered < runDistance / 2, covered + step >= runDistance / 2 { heading += .pi }
@@ -111,7 +124,7 @@ struct TrackSynthesizer {
                 }
                 if leg.mode != .drive, covered >= nextKm {
                     nextKm += 1000
-                    if legLeft > 200, rng.bernoulli(Self.stopProbabilityPerKm) {
+                    if !plan.noStops, legLeft > 200, rng.bernoulli(Self.stopProbabilityPerKm) {
                         var stopLeft = rng.uniform(Self.stopDuration.lowerBound, Self.stopDuration.upperBound)
                         while stopLeft > 0 {
                             emit(); advanceNoise()

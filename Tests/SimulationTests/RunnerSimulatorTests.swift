@@ -7,8 +7,8 @@ import Missions
 
 @Suite("RunnerSimulator")
 struct RunnerSimulatorTests {
-    static let configuration = SimulationConfiguration(runners: 12, days: 120, seed: 7)
-    static let runners = (0..<12).map { RunnerSimulator.simulate(runner: $0, configuration: configuration) }
+    static let configuration = SimulationConfiguration(runners: 20, days: 120, seed: 7)
+    static let runners = (0..<20).map { RunnerSimulator.simulate(runner: $0, configuration: configuration) }
 
     @Test("the same seed gives the same runner; another seed does not")
     func deterministic() {
@@ -74,7 +74,7 @@ struct RunnerSimulatorTests {
                     if runner.attempts[a.id] == (a.status == .completed) { agree += 1 }
                 }
             }
-            // Ten kinds share about 450 tries: some 45 each, where one flip is already 2 %.
+            // Sixteen kinds share about 770 tries: some 48 each, where one flip is already 2 %.
             #expect(total > 30, "\(kind.rawValue): only \(total) tried")
             #expect(Double(agree) >= 0.95 * Double(total), "\(kind.rawValue): \(agree) of \(total) agree")
             agreeAll += agree; totalAll += total

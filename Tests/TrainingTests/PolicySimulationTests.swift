@@ -26,8 +26,9 @@ struct PolicySimulationTests {
         for (kind, row) in report.byKind where row.tried >= Self.minimumTries {
             #expect(Self.accepted.contains(row.rate), "\(kind.rawValue): realised \(row.rate) over \(row.tried)")
         }
-        // Every modelled kind reaches a typical runner within a month.
+        // Every modelled kind but one reaches a typical runner within a month: a runner's usual
+        // start hour puts either the early-bird or the night-owl limits within reach, not both.
         let kinds = report.kindsPerRunnerMonth.sorted()
-        #expect(kinds[kinds.count / 2] == MissionFeatures.kinds.count)
+        #expect(kinds[kinds.count / 2] >= MissionFeatures.kinds.count - 1)
     }
 }
