@@ -87,7 +87,8 @@ struct MissionDaySocketTests {
         let c2 = try #require(try custom(client, hillsSpec)["result"]?["mission"])
         #expect(c2["id"] == "custom:2027-01-15:2" && c2["xp"] == scored?[1]["xp"])
         // An unmodelled kind: no probability, the reason, and the XP of no difficulty bonus.
-        let loopSpec: JSONValue = ["kind": "loop", "max_gap_m": 100, "min_distance_m": 3000]
+        // (Explorer: feature schema v4 models loops now, not new ground, record 0640.)
+        let loopSpec: JSONValue = ["kind": "explorer", "min_new_fraction": 0.3, "min_distance_m": 3000]
         let loop = try custom(client, loopSpec, date: "2027-01-16")
         #expect(loop["result"]?["mission"]?["p_complete"] == .null && loop["result"]?["mission"]?["id"] == "custom:2027-01-16:1")
         #expect(loop["result"]?["reason"]?.stringValue?.contains("not modelled") == true)

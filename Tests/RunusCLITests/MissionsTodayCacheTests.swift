@@ -45,9 +45,11 @@ struct MissionsTodayCacheTests {
     static func ingestRequest(runID: String, start: EpochSeconds = 1_799_964_000) -> Request {
         var points: [JSONValue] = []
         var lat = 37.55
-        for i in 0...1500 {  // 15 km in 50 min: long enough to complete some of the day's missions
+        // 15 km in 50 min, out and back (so it ends where it began): long enough to complete
+        // some of the day's missions, a loop among them (feature schema v4 offers loops).
+        for i in 0...1500 {
             points.append([.number(start + Double(i) * 2), .number(lat), .number(126.98)])
-            lat += 10.0 / 111_200
+            lat += (i < 750 ? 10.0 : -10.0) / 111_200
         }
         return request(["op": "runs.ingest", "user": "ana", "run_id": .string(runID), "points": .array(points)])
     }

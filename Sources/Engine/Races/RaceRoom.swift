@@ -160,12 +160,12 @@ public struct RaceRoom<Tracker: RaceDistanceTracker>: Sendable {
     }
 
     /// Adds a runner before the start; the token whose digest is `tokenDigest` authenticates
-    /// their positions later. "Before the start" is by `now` against the start time, not by the
+    /// their positions later. "Before the start" (up to its instant) is by `now` against the start time, not by the
     /// phase a clock tick moved the room to: daemons sharing a race tick at their own instants,
     /// and must all accept the same logged commands (record 0541).
     public mutating func join(user: UserID, tokenDigest: String, now: EpochSeconds) throws -> [RaceEvent] {
         guard phase != .finished else { throw RaceError.finished }
-        guard now < settings.startTime else { throw RaceError.alreadyStarted }
+        guard now <= settings.startTime else { throw RaceError.alreadyStarted }
         guard !runners.contains(where: { $0.userID == user && !$0.left }) else { throw RaceError.alreadyJoined(user) }
         guard participants.count < settings.capacity else { throw RaceError.full(capacity: settings.capacity) }
         runners.removeAll { $0.userID == user }
