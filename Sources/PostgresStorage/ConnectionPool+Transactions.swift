@@ -65,18 +65,7 @@ extension ConnectionPool {
             checkIn(connection)
         }
         do {
-            try connection.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
-            connection.depth = 1
-            let result = try body()
-            if let abort = connection.abort { throw abort.error }
-            connection.commitSent = true
-            let tag = try connection.execute("COMMIT")
-            guard tag == "COMMIT" else {
-                throw StorageError.postgres(operation: "COMMIT", sql: "COMMIT", state: "25P02",
-                                            message: "the server rolled the transaction back (answered \(tag))")
-            }
-            connection.resetTransactionState()
-            return result
+            return try outermost(on: connection, isolation: .readCommitted, body)
         } catch {
             let depth = connection.depth
             connection.resetTransactionState()
