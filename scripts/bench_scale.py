@@ -11,7 +11,8 @@ run on this machine:
     next to the notifications the daemons send at most (one per replica per coalescing window).
 Runs next to scripts/with-postgres.sh's server (RUNUS_TEST_POSTGRES). Standard library only.
 
-usage: bench_scale.py BIN DB MODEL  (BENCH_RUNS, BENCH_SECONDS, RACE_SECONDS from the environment)
+usage: bench_scale.py BIN DB MODEL  (BENCH_RUNS, BENCH_SECONDS, RACE_SECONDS from the environment;
+  SCALE_PARTS=today,ingest,race and SCALE_PHASES=sqlite,pg-1,pg-2 pick a subset while iterating)
 """
 import json
 import os
@@ -27,6 +28,9 @@ BIN, DB, MODEL = sys.argv[1:4]
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 SECONDS = float(os.environ.get("BENCH_SECONDS", "8"))
 RACE_SECONDS = float(os.environ.get("RACE_SECONDS", "30"))
+# For iterating on one part: the headline is the full run (every part, every configuration).
+PARTS = set(os.environ.get("SCALE_PARTS", "today,ingest,race").split(","))
+PHASES = os.environ.get("SCALE_PHASES", "sqlite,pg-1,pg-2").split(",")
 PG = os.environ["RUNUS_TEST_POSTGRES"]
 PG_BIN = os.environ.get("RUNUS_TEST_POSTGRES_BIN", "/usr/lib/postgresql/15/bin")
 INGEST_POINTS = 120  # 10 minutes at 5 s
@@ -121,7 +125,9 @@ def main():
             for u in users:
                 f.write(json.dumps({"op": "missions.today", "user": u}) + "\n")
 
-        phases = [("sqlite", [lite]), ("pg-1", [PG]), ("pg-2", [PG, PG])]
+        phases = [(n, d) for n, d in [("sqlite", [lite]), ("pg-1", [PG]), ("pg-2", [PG, PG])] if n in PHASES]
+        none = {"throughput_rps": 0.0, "p99_ms": 0.0, "errors": 0}
+        no_race = {"p50_ms": 0.0, "p99_ms": 0.0, "max_ms": 0.0, "updates_matched": 0, "positions_sent": 0, "errors": 0}
         results = {}
         tag = 0
         for name, dbs in phases:
@@ -132,13 +138,17 @@ def main():
                 addrs.append(a)
             try:
                 # Warm-up: every runner's answer once (the caches as a running daemon has them).
-                loadtest(addrs, today, 64, 2)
-                t = [loadtest(addrs, today, 64, SECONDS) for _ in range(RUNS)]
-                ing = []
-                for _ in range(RUNS):
-                    tag += 1
-                    ing.append(loadtest(addrs, ingest_file(work, users, tag, 6000), 8, SECONDS))
-                race = race_loadtest(addrs)
+                t, ing, race = [none], [none], no_race
+                if "today" in PARTS:
+                    loadtest(addrs, today, 64, 2)
+                    t = [loadtest(addrs, today, 64, SECONDS) for _ in range(RUNS)]
+                if "ingest" in PARTS:
+                    ing = []
+                    for _ in range(RUNS):
+                        tag += 1
+                        ing.append(loadtest(addrs, ingest_file(work, users, tag, 6000), 8, SECONDS))
+                if "race" in PARTS:
+                    race = race_loadtest(addrs)
             finally:
                 stop(processes)
             results[name] = {
@@ -148,7 +158,7 @@ def main():
                 "ingest_errors": sum(x["errors"] for x in ing),
                 "race": race,
             }
-        notify_tps = pgbench_notify(work)
+        notify_tps = pgbench_notify(work) if "race" in PARTS else None
 
         print(f"\nbench-scale: {len(users)} runners, medians of {RUNS} runs of {SECONDS:g} s; races: 1,000 racers in "
               f"100 rooms for {RACE_SECONDS:g} s (one run)\n")
@@ -161,11 +171,12 @@ def main():
                   f"{race['p50_ms']:.2f} / {race['p99_ms']:.2f} / {race['max_ms']:.2f} | "
                   f"{race['updates_matched']} / {race['positions_sent']} | "
                   f"{r['today_errors']} / {r['ingest_errors']} / {race['errors']} |")
-        s, p1, p2 = results["sqlite"], results["pg-1"], results["pg-2"]
-        print(f"\nratios: missions.today pg-2 / sqlite {p2['today_rps'] / s['today_rps']:.2f} (goal >= 1), "
-              f"pg-1 / sqlite {p1['today_rps'] / s['today_rps']:.2f}; runs.ingest sqlite / pg-1 "
-              f"{s['ingest_rps'] / p1['ingest_rps']:.2f} (goal <= 2), sqlite / pg-2 {s['ingest_rps'] / p2['ingest_rps']:.2f}; "
-              f"ranking p99 across replicas {p2['race']['p99_ms']:.1f} ms (goal <= 100)")
+        s, p1, p2 = results.get("sqlite"), results.get("pg-1"), results.get("pg-2")
+        if s and p1 and p2 and PARTS == {"today", "ingest", "race"}:
+            print(f"\nratios: missions.today pg-2 / sqlite {p2['today_rps'] / s['today_rps']:.2f} (goal >= 1), "
+                  f"pg-1 / sqlite {p1['today_rps'] / s['today_rps']:.2f}; runs.ingest sqlite / pg-1 "
+                  f"{s['ingest_rps'] / p1['ingest_rps']:.2f} (goal <= 2), sqlite / pg-2 {s['ingest_rps'] / p2['ingest_rps']:.2f}; "
+                  f"ranking p99 across replicas {p2['race']['p99_ms']:.1f} ms (goal <= 100)")
         errors = sum(r["today_errors"] + r["ingest_errors"] + r["race"]["errors"] for r in results.values())
         print(f"errors: {errors}")
         if notify_tps is not None:

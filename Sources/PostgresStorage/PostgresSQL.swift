@@ -148,12 +148,32 @@ enum PostgresSQL {
         """, [.text])
     // Replicas (record 0541).
     static let race = PGQuery("SELECT \(raceColumns) FROM races WHERE id = $1", [.text])
+    /// A command appended at the end of its race's log, and the entries after a seq (schema
+    /// version 4, record 0543).
+    static let appendAtEnd = PGQuery("""
+        SELECT race_id, seq, kind, user_id, token_sha256, time, points FROM runus_append_race_entry($1, $2, $3, $4, $5, $6, $7)
+        """, [.text, .int8, .text, .text, .text, .float8, .bytea])
     /// The race's lock: every daemon's commands of one race take it, one after the other.
     static let lockRace = PGQuery("SELECT cancelled_at IS NOT NULL FROM races WHERE id = $1 FOR UPDATE", [.text])
     static let entriesAfter = PGQuery("""
         SELECT race_id, seq, kind, user_id, token_sha256, time, points FROM race_entries
         WHERE race_id = $1 AND seq > $2 ORDER BY seq
         """, [.text, .int8])
+    /// `raceTail` of the races in a JSON array of {"id", "after"} (record 0543): per race, its
+    /// id, whether it was cancelled and its entries after `after` (one row with null entry
+    /// columns when there are none), by id then seq; no row for an unknown race. A LATERAL
+    /// subquery behind `OFFSET 0` (which keeps the planner from flattening it), so that each
+    /// race's entries come from the primary key's index: a plain join was planned as a scan of
+    /// the whole log, 10 ms at 30,000 entries against 0.3 ms.
+    static let raceTails = PGQuery("""
+        SELECT k.id, r.cancelled_at IS NOT NULL, e.race_id, e.seq, e.kind, e.user_id, e.token_sha256, e.time, e.points
+        FROM json_to_recordset($1::json) AS k(id text, after bigint)
+        JOIN races r ON r.id = k.id COLLATE "C"
+        LEFT JOIN LATERAL (
+            SELECT * FROM race_entries x WHERE x.race_id = r.id AND x.seq > k.after ORDER BY x.seq OFFSET 0
+        ) e ON true
+        ORDER BY k.id COLLATE "C", e.seq
+        """, [.text])
     /// Whether the race was cancelled and its entries after a seq, in one round trip: one row
     /// with null entry columns when there are none, no row for an unknown race.
     static let raceTail = PGQuery("""

@@ -17,6 +17,7 @@ enum PostgresSchema {
         Migration(version: 1, sql: version1),
         Migration(version: 2, sql: version2),
         Migration(version: 3, sql: version3),
+        Migration(version: 4, sql: version4),
     ]
 
     static var currentVersion: Int { migrations.count }
@@ -194,5 +195,29 @@ enum PostgresSchema {
             FOR EACH ROW EXECUTE FUNCTION runus_runner_row_changed();
         CREATE TRIGGER mission_assignments_generation AFTER INSERT OR UPDATE OR DELETE ON mission_assignments
             FOR EACH ROW EXECUTE FUNCTION runus_runner_row_changed();
+        """
+
+    /// A race command in one round trip (docs/decisions/0543-one-round-trip-appends.md): under
+    /// the race's row lock, as every daemon's locked appends take it, the entry goes in at the
+    /// end of the log (each statement of a volatile function reads what committed before it,
+    /// so the last seq is current once the lock is held), and the function returns the entries
+    /// after `p_after`, the new one last; no row when the race is unknown or called off. It
+    /// commits without waiting for the WAL flush, as the locked path's positions (record 0526).
+    static let version4 = """
+        CREATE FUNCTION runus_append_race_entry(p_race text, p_after bigint, p_kind text, p_user text, p_token text,
+                                                p_time double precision, p_points bytea)
+        RETURNS SETOF race_entries LANGUAGE plpgsql AS $$
+        DECLARE
+            standing boolean;
+            next_seq bigint;
+        BEGIN
+            SELECT cancelled_at IS NULL INTO standing FROM races WHERE id = p_race FOR UPDATE;
+            IF standing IS NOT TRUE THEN RETURN; END IF;
+            IF p_kind = 'position' THEN PERFORM set_config('synchronous_commit', 'off', true); END IF;
+            SELECT coalesce(max(e.seq), 0) + 1 INTO next_seq FROM race_entries e WHERE e.race_id = p_race;
+            INSERT INTO race_entries (race_id, seq, kind, user_id, token_sha256, time, points)
+                VALUES (p_race, next_seq, p_kind, p_user, p_token, p_time, p_points);
+            RETURN QUERY SELECT e.* FROM race_entries e WHERE e.race_id = p_race AND e.seq > p_after ORDER BY e.seq;
+        END $$;
         """
 }

@@ -38,9 +38,9 @@ extension PostgresStore: RaceStore {
 
     /// Entries from the rows' column `from` on (race_id, seq, kind, user_id, token, time, points);
     /// rows whose entry columns are null (a left join without a match) are none.
-    func entries(_ r: PGRows, race: String, from c: Int) -> [RaceLogEntry] {
+    func entries(_ r: PGRows, race: String, from c: Int, rows: Range<Int>? = nil) -> [RaceLogEntry] {
         var entries: [RaceLogEntry] = []
-        for i in 0..<r.count where !r.isNull(i, c + 1) {
+        for i in rows ?? 0..<r.count where !r.isNull(i, c + 1) {
             guard let seq = try? r.int(i, c + 1), let time = try? r.double(i, c + 5), time.isFinite,
                   let kindText = try? r.string(i, c + 2), let kind = RaceLogEntry.Kind(rawValue: kindText),
                   let raceID = try? r.string(i, c), let user = try? r.string(i, c + 3),
@@ -68,6 +68,22 @@ extension PostgresStore: RaceStore {
         return RaceLogTail(cancelled: try r.bool(0, 0), entries: entries(r, race: race, from: 1))
     }
 
+    public func raceTails(_ known: [(race: String, after: Int)]) throws -> [String: RaceLogTail] {
+        guard !known.isEmpty else { return [:] }
+        let json = JSONWriter.string(.array(known.map { ["id": .string($0.race), "after": .number(Double($0.after))] }))
+        let r = try rows(PostgresSQL.raceTails, [.text(json)])
+        var tails: [String: RaceLogTail] = [:]
+        var i = 0
+        while i < r.count {
+            let race = try r.string(i, 0)
+            var j = i
+            while j < r.count, (try? r.string(j, 0)) == race { j += 1 }
+            tails[race] = RaceLogTail(cancelled: try r.bool(i, 1), entries: entries(r, race: race, from: 2, rows: i..<j))
+            i = j
+        }
+        return tails
+    }
+
     /// `SELECT … FOR UPDATE` of the race's row in a READ COMMITTED transaction (record 0541):
     /// a second daemon's command of the same race waits for the first to commit, and its next
     /// statement then reads what the first appended. Never run again on a conflict: `build`
@@ -89,6 +105,18 @@ extension PostgresStore: RaceStore {
             try appendRaceEntry(entry)
             return true
         }
+    }
+
+    /// One statement, `runus_append_race_entry` (record 0543); never sent twice: a lost answer
+    /// may hide a commit, which the daemon's next catch-up then reads like another's entry.
+    public func appendRaceEntryAtEnd(_ entry: RaceLogEntry, after: Int) throws -> [RaceLogEntry]? {
+        let r = try pool.withConnection(idempotent: false) {
+            try $0.run(PostgresSQL.appendAtEnd, [
+                .text(entry.raceID), .int(after), .text(entry.kind.rawValue), .text(entry.userID), .text(entry.tokenDigest),
+                .double(entry.time), .bytes(entry.points),
+            ])
+        }
+        return r.count == 0 ? nil : entries(r, race: entry.raceID, from: 0)
     }
 
     public func insertRaceResults(_ results: [StoredRaceResult]) throws {

@@ -109,6 +109,17 @@ public protocol RaceStore: Sendable {
     /// written then). Returns whether an entry was appended.
     @discardableResult
     func appendRaceEntry(race: String, after seq: Int, _ build: (RaceLogTail) throws -> RaceLogEntry?) throws -> Bool
+    /// Appends a command at the end of its race's log, whatever other daemons appended since
+    /// `after` (the seq the caller's room has applied), under the same lock as
+    /// `appendRaceEntry(race:after:_:)`, in one round trip on PostgreSQL (record 0543). The
+    /// entry's own `seq` is ignored: it gets the next one. Returns the entries after `after`,
+    /// the appended one last with its seq; nil (nothing written) when the race is unknown or
+    /// called off. For commands whose effect the log's replay decides alone (positions).
+    func appendRaceEntryAtEnd(_ entry: RaceLogEntry, after: Int) throws -> [RaceLogEntry]?
+    /// `raceTail` of several races at once (one round trip on PostgreSQL): what a daemon reads
+    /// when another announces commands in many races (record 0543). Races that do not exist
+    /// are absent from the answer.
+    func raceTails(_ known: [(race: String, after: Int)]) throws -> [String: RaceLogTail]
     /// Stores a new race; throws when the id exists (ids are never reused).
     func insertRace(_ race: StoredRace) throws
     /// Marks a race called off at `time`.
@@ -127,4 +138,27 @@ public protocol RaceStore: Sendable {
     /// Races a runner took part in (joined at least once), with their results row when finished:
     /// what `users.export` and history read.
     func races(user: UserID) throws -> [StoredRace]
+}
+
+extension RaceStore {
+    /// One `raceTail` after another.
+    public func raceTails(_ known: [(race: String, after: Int)]) throws -> [String: RaceLogTail] {
+        var tails: [String: RaceLogTail] = [:]
+        for (race, after) in known { tails[race] = try raceTail(race: race, after: after) }
+        return tails
+    }
+
+    /// Through `appendRaceEntry(race:after:_:)` (reads and the append in one transaction).
+    public func appendRaceEntryAtEnd(_ entry: RaceLogEntry, after: Int) throws -> [RaceLogEntry]? {
+        guard try race(id: entry.raceID) != nil else { return nil }
+        var appended: [RaceLogEntry]?
+        try appendRaceEntry(race: entry.raceID, after: after) { tail in
+            guard !tail.cancelled else { return nil }
+            let last = RaceLogEntry(raceID: entry.raceID, seq: (tail.entries.last?.seq ?? after) + 1, kind: entry.kind,
+                                    userID: entry.userID, tokenDigest: entry.tokenDigest, time: entry.time, points: entry.points)
+            appended = tail.entries + [last]
+            return last
+        }
+        return appended
+    }
 }

@@ -67,7 +67,7 @@ public final class RaceOperations: Sendable {
     public func received(_ message: PeerMessage) {
         let now = clock.now()
         if message.resync { service.catchUpAll(now: now) }
-        for race in message.races { try? service.catchUp(race, now: now) }
+        service.catchUp(message.races, now: now)
     }
 
     /// Events of commands another daemon logged, as this daemon's rooms catch up: pushed like

@@ -40,6 +40,33 @@ struct SharedRaceTests {
         }
     }
 
+    @Test("a position goes in as the race's next entry (record 0543): from a runner who joined on the other service it is taken after a catch-up; a token of nobody is refused and not logged; the other service ranks it alike")
+    func positionsAppendedIfNext() throws {
+        let store = try Self.sharedStore()
+        let relayedA = Relayed(), relayedB = Relayed()
+        let a = Self.service(store, relayedA), b = Self.service(store, relayedB)
+        try a.create(RaceSettings(id: "r", name: "1k", distance: 1000, startTime: Self.start, capacity: 5, createdBy: "ana"),
+                     now: Self.start - 100)
+        _ = try a.join("r", user: "ana", token: "token-ana", now: Self.start - 50)
+        #expect(try b.summary("r", now: Self.start - 40).participants == ["ana"])  // B's room knows ana only
+        _ = try a.join("r", user: "bo", token: "token-bo", now: Self.start - 30)
+        let logged = store.raceEntryCount
+        for k in 0..<6 {
+            let points = northPoints(start: Self.start, from: 5 * k, to: 5 * k + 4, speed: 3.8, offset: Double(5 * k) * 3.8)
+            _ = try b.position("r", token: "token-bo", points: points, now: Self.start + Double(5 * k + 5))
+            #expect(store.raceEntryCount == logged + k + 1)
+        }
+        let points = northPoints(start: Self.start, from: 30, to: 34, speed: 3.8)
+        #expect(throws: RaceError.unknownParticipant) {
+            try b.position("r", token: "token-nobody", points: points, now: Self.start + 35)
+        }
+        #expect(store.raceEntryCount == logged + 6)
+        let rankingB = try b.ranking("r", now: Self.start + 35), rankingA = try a.ranking("r", now: Self.start + 35)
+        #expect(rankingA == rankingB)
+        #expect((rankingB.first { $0.userID == "bo" }?.distance ?? 0) > 50, "\(rankingB)")
+        #expect(relayedA.take("r").compactMap(\.cause).map(\.user).contains("bo"))
+    }
+
     @Test("commands alternate between two services: both rank every runner alike, results are stored once and equal one service's")
     func alternating() throws {
         let referenceStore = try DurableRaceTests.store()

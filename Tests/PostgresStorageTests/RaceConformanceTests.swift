@@ -143,6 +143,71 @@ struct RaceConformanceTests {
             #expect(store.racesAreShared == (kind == .postgres))
         }
     }
+
+    @Test("appends at the end (record 0543): a command goes after whatever the log holds and comes back with the entries after the seq the caller knew; none for no race or a called-off one; mixed with locked appends on 4 threads the log is 1...101 with nothing lost or twice",
+          arguments: StoreKind.allCases)
+    func appendsAtEnd(kind: StoreKind) throws {
+        try withStore(kind) { store in
+            @Sendable func entry(_ seq: Int, _ race: String = "a", by t: Int = 0) -> RaceLogEntry {
+                RaceLogEntry(raceID: race, seq: seq, kind: .position, userID: "u\(t)", tokenDigest: "d\(t)",
+                             time: Double(t), points: [UInt8(t)])
+            }
+            try store.insertRace(Self.race("a", start: 2000))
+            #expect(try store.appendRaceEntryAtEnd(entry(1, "nope"), after: 0) == nil)
+            #expect(try store.appendRaceEntryAtEnd(entry(1), after: 0) == [entry(1)])
+            // Its own seq is ignored: the caller who knew nothing gets the whole log back.
+            #expect(try store.appendRaceEntryAtEnd(entry(7, by: 1), after: 0) == [entry(1), entry(2, by: 1)])
+
+            let seen = Observations()
+            onThreads(4) { t in
+                var known = 2
+                for _ in 0..<25 {
+                    do {
+                        if t % 2 == 0 {
+                            guard let appended = try store.appendRaceEntryAtEnd(entry(0, by: t), after: known),
+                                  let own = appended.last else {
+                                seen.fail("thread \(t): a standing race answered none")
+                                return
+                            }
+                            if appended.map(\.seq) != Array(known + 1...own.seq) { seen.fail("thread \(t): a gap or repeat in \(appended.map(\.seq))") }
+                            if own.userID != "u\(t)" { seen.fail("thread \(t): the last entry is not its own") }
+                            known = own.seq
+                        } else {
+                            try store.appendRaceEntry(race: "a", after: known) { tail in
+                                if let last = tail.entries.last?.seq { known = last }
+                                return entry(known + 1, by: t)
+                            }
+                            known += 1
+                        }
+                        seen.add(known)
+                    } catch {
+                        seen.fail("thread \(t): \(error)")
+                        return
+                    }
+                }
+            }
+            #expect(seen.failures == [])
+            #expect(seen.values.sorted() == Array(3...102))
+            let log = try store.raceEntries(race: "a")
+            #expect(log.map(\.seq) == Array(1...102))
+            #expect(Dictionary(grouping: log.dropFirst(2), by: \.userID).mapValues(\.count) == ["u0": 25, "u1": 25, "u2": 25, "u3": 25])
+
+            try store.cancelRace(id: "a", at: 2100)
+            #expect(try store.appendRaceEntryAtEnd(entry(0), after: 102) == nil)
+            #expect(try store.raceEntries(race: "a").count == 102)
+
+            // Several tails in one read: each race's own, after its own seq; unknown races absent.
+            try store.insertRace(Self.race("b", start: 2000))
+            try store.insertRace(Self.race("c", start: 2000))
+            for seq in 1...3 { try store.appendRaceEntry(entry(seq, "b")) }
+            let tails = try store.raceTails([(race: "a", after: 99), (race: "b", after: 1), (race: "c", after: 0), (race: "nope", after: 0)])
+            #expect(Set(tails.keys) == ["a", "b", "c"])
+            #expect(tails["a"] == RaceLogTail(cancelled: true, entries: Array(log.suffix(3))))
+            #expect(tails["b"] == RaceLogTail(cancelled: false, entries: [entry(2, "b"), entry(3, "b")]))
+            #expect(tails["c"] == RaceLogTail(cancelled: false, entries: []))
+            #expect(try store.raceTails([]).isEmpty)
+        }
+    }
 }
 
 /// Runners' generations (record 0541): on PostgreSQL a number that moves at every write to a

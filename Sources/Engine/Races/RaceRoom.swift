@@ -122,6 +122,9 @@ public struct RaceRoom<Tracker: RaceDistanceTracker>: Sendable {
     public let settings: RaceSettings
     public private(set) var phase: RacePhase = .waiting
     private var runners: [Runner] = []
+    /// `trackers[i]` is `runners[i]`'s (kept apart so that scans and rankings copy the small
+    /// `Runner`s only, not the trackers' state: record 0543).
+    private var trackers: [Tracker] = []
     private let makeTracker: @Sendable () -> Tracker
     public var rules = RacePositionRules()
 
@@ -132,7 +135,6 @@ public struct RaceRoom<Tracker: RaceDistanceTracker>: Sendable {
         let userID: UserID
         /// SHA-256 hex of the participant token (the token itself is kept nowhere).
         let tokenDigest: String
-        var tracker: Tracker
         /// The distance rankings show, metres: the tracker's, never less than shown before, so
         /// that a part the vehicle rule has not decided yet holds the runner where they were
         /// instead of pulling them back (issue 24; record 0526).
@@ -168,8 +170,12 @@ public struct RaceRoom<Tracker: RaceDistanceTracker>: Sendable {
         guard now <= settings.startTime else { throw RaceError.alreadyStarted }
         guard !runners.contains(where: { $0.userID == user && !$0.left }) else { throw RaceError.alreadyJoined(user) }
         guard participants.count < settings.capacity else { throw RaceError.full(capacity: settings.capacity) }
-        runners.removeAll { $0.userID == user }
-        runners.append(Runner(userID: user, tokenDigest: tokenDigest, tracker: makeTracker(), lastHeard: now))
+        while let j = runners.firstIndex(where: { $0.userID == user }) {
+            runners.remove(at: j)
+            trackers.remove(at: j)
+        }
+        runners.append(Runner(userID: user, tokenDigest: tokenDigest, lastHeard: now))
+        trackers.append(makeTracker())
         return [waitingEvent(now: now)]
     }
 
@@ -180,6 +186,7 @@ public struct RaceRoom<Tracker: RaceDistanceTracker>: Sendable {
         // Before the start time the runner is simply gone, whatever a tick made of the phase.
         if phase != .finished, now < settings.startTime {
             runners.remove(at: i)
+            trackers.remove(at: i)
             return [waitingEvent(now: now)]
         }
         switch phase {
@@ -193,13 +200,22 @@ public struct RaceRoom<Tracker: RaceDistanceTracker>: Sendable {
         }
     }
 
+    /// Why `position` would refuse a runner's points whatever they are (a token of nobody in the
+    /// race, a finished race, a disqualified runner); nil when it takes points that `rules`
+    /// accept. What a daemon checks before it logs a position ahead of applying it (record 0543).
+    public func positionRefusal(tokenDigest: String) -> RaceError? {
+        guard let runner = runners.first(where: { $0.tokenDigest == tokenDigest && !$0.left }) else { return .unknownParticipant }
+        if phase == .finished { return .finished }
+        if runner.disqualified { return .disqualified }
+        return nil
+    }
+
     /// New points of a runner; points before the start do not count. Points must be timed within
     /// `rules` of `now` (the server's clock); a finish faster than `WorldRecordPace` allows
     /// disqualifies the runner and is refused.
     public mutating func position(tokenDigest: String, points: [TrackPoint], now: EpochSeconds) throws -> [RaceEvent] {
+        if let refusal = positionRefusal(tokenDigest: tokenDigest) { throw refusal }
         guard let i = runners.firstIndex(where: { $0.tokenDigest == tokenDigest && !$0.left }) else { throw RaceError.unknownParticipant }
-        guard phase != .finished else { throw RaceError.finished }
-        guard !runners[i].disqualified else { throw RaceError.disqualified }
         let points = try rules.fresh(points, now: now)
         runners[i].lastHeard = now
         var events: [RaceEvent] = []
@@ -207,11 +223,11 @@ public struct RaceRoom<Tracker: RaceDistanceTracker>: Sendable {
         guard phase == .running, runners[i].finishTime == nil else { return events }
         let counted = points.filter { $0.time >= settings.startTime }
         guard !counted.isEmpty else { return events }
-        runners[i].tracker.append(counted)
-        runners[i].shownDistance = max(runners[i].shownDistance, runners[i].tracker.distance)
+        trackers[i].append(counted)
+        runners[i].shownDistance = max(runners[i].shownDistance, trackers[i].distance)
         runners[i].lastPointTime = counted[counted.count - 1].time
-        if runners[i].tracker.distance >= settings.distance,
-           let crossed = runners[i].tracker.profile.time(atDistance: settings.distance) {
+        if trackers[i].distance >= settings.distance,
+           let crossed = trackers[i].profile.time(atDistance: settings.distance) {
             let time = crossed - settings.startTime
             if WorldRecordPace.isSuperhuman(distance: settings.distance, time: time) {
                 runners[i].disqualified = true

@@ -241,9 +241,33 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
         try locked(box, id, now: now) { entry in try readTail(&entry, id, now: now) }
     }
 
+    /// `catchUp` of several races, with one read of the store for all of them (`raceTails`):
+    /// what a daemon does when another announces commands in many races at once, and at every
+    /// tick (record 0543). Races with no room here are skipped; a failed read leaves the rooms
+    /// as they are (the next command or tick catches them up).
+    public func catchUp(_ ids: [String], now: EpochSeconds) {
+        guard store.racesAreShared else { return }
+        let boxes = rooms.withLock { rooms in ids.compactMap { id in rooms[id].map { (id: id, box: $0) } } }
+        guard !boxes.isEmpty else { return }
+        let known = boxes.map { room in room.box.state.withLock { (race: room.id, after: $0.logSeq) } }
+        guard let tails = try? store.raceTails(known) else { return }
+        for (id, box) in boxes {
+            // The tail was read after a logSeq this room has reached, so the entries past its
+            // logSeq now follow on from it. A stale room, or a race the read did not find,
+            // goes through `readTail` (a reload, or the room forgotten).
+            try? locked(box, id, now: now) { entry in
+                if !entry.stale, let tail = tails[id] {
+                    try catchUp(&entry, race: id, tail: tail, now: now)
+                } else {
+                    try readTail(&entry, id, now: now)
+                }
+            }
+        }
+    }
+
     /// Every room, caught up (after a lost notification channel came back).
     public func catchUpAll(now: EpochSeconds) {
-        for id in rooms.withLock({ Array($0.keys) }) { try? catchUp(id, now: now) }
+        catchUp(rooms.withLock { Array($0.keys) }, now: now)
     }
 
     /// `catchUp` of one room, under its lock.
@@ -475,8 +499,9 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
             }
         }
         let ids = rooms.withLock { Array($0.keys).sorted() }
+        catchUp(ids, now: now)
         return ids.compactMap { id in
-            let events = (try? update(id, now: now, command: nil) { $0.tick(now: now) }) ?? []
+            let events = (try? update(id, now: now, command: nil, readsTail: false) { $0.tick(now: now) }) ?? []
             return events.isEmpty ? nil : (id, events)
         }
     }
@@ -509,7 +534,7 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
     ///
     /// On a shared store (record 0541) a command runs under the race's lock in the store, after
     /// the room has applied what other daemons appended; a tick reads that first without the lock.
-    private func update(_ id: String, now: EpochSeconds, command: RaceCommand?,
+    private func update(_ id: String, now: EpochSeconds, command: RaceCommand?, readsTail: Bool = true,
                         _ change: (inout RaceRoom<Tracker>) throws -> [RaceEvent]) throws -> [SequencedRaceEvent] {
         let box = try box(id)
         let shared = store.racesAreShared
@@ -520,7 +545,7 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
             case (nil, false):
                 events = try change(&entry.room)
             case (nil, true):
-                try readTail(&entry, id, now: now)
+                if readsTail { try readTail(&entry, id, now: now) }
                 events = try change(&entry.room)
             case (let command?, false):
                 let user = command.user ?? entry.room.participant(tokenDigest: command.tokenDigest) ?? ""
@@ -532,7 +557,9 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
                 }
                 try append(command, user: user, to: &entry, race: id, now: now)
             case (let command?, true):
-                events = try lockedAppend(command, to: &entry, race: id, now: now, change)
+                events = command.kind == .position
+                    ? try appendPosition(command, to: &entry, race: id, now: now, change)
+                    : try lockedAppend(command, to: &entry, race: id, now: now, change)
             }
             var sequenced: [SequencedRaceEvent] = []
             for event in events {
@@ -553,6 +580,43 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
             box.state.withLock { $0.awards = awards }
         }
         return events
+    }
+
+    /// A position on a shared store (record 0543), in one round trip: checked against the room,
+    /// appended at the end of the log whatever other daemons appended meanwhile
+    /// (`appendRaceEntryAtEnd`), then the room applies their entries and this one, in log
+    /// order, as every replay does. A position's effect is decided by the log alone (a runner
+    /// who left in between has it refused here and in every replay alike), so nothing is
+    /// locked for longer than the insert. A refusal is decided on a caught-up room (a join
+    /// another daemon logged may be missing here) and logs nothing. A store failure leaves the
+    /// room as it was: if the append did commit, the next catch-up applies it like another's.
+    private func appendPosition(_ command: RaceCommand, to entry: inout Room, race id: String, now: EpochSeconds,
+                                _ change: (inout RaceRoom<Tracker>) throws -> [RaceEvent]) throws -> [RaceEvent] {
+        if entry.room.positionRefusal(tokenDigest: command.tokenDigest) != nil {
+            try readTail(&entry, id, now: now)
+            if let refusal = entry.room.positionRefusal(tokenDigest: command.tokenDigest) { throw refusal }
+        }
+        let logged = RaceLogEntry(raceID: id, seq: entry.logSeq + 1, kind: command.kind,
+                                  userID: entry.room.participant(tokenDigest: command.tokenDigest) ?? "",
+                                  tokenDigest: command.tokenDigest, time: now, points: command.points)
+        guard let appended = try store.appendRaceEntryAtEnd(logged, after: entry.logSeq) else {
+            entry.gone = true
+            throw RaceServiceError.unknownRace(id)
+        }
+        guard let own = appended.last, own.seq > entry.logSeq, own.tokenDigest == command.tokenDigest else {
+            entry.stale = true  // an answer this code cannot have made: read the log again
+            throw RaceServiceError.unknownRace(id)
+        }
+        try catchUp(&entry, race: id, tail: RaceLogTail(cancelled: false, entries: Array(appended.dropLast())), now: now)
+        entry.logSeq = own.seq
+        do {
+            return try change(&entry.room)
+        } catch let error as RaceError {
+            throw error  // refused (or disqualified) here as in every replay of the log
+        } catch {
+            entry.stale = true
+            throw error
+        }
     }
 
     /// A command on a shared store: under the race's lock, the room applies what other daemons
