@@ -28,7 +28,7 @@ import Glibc
 ///   1.5·log(surges × surge s / (36 s × E in km)); weekly volume: D = target − the week's
 ///   distance so far.
 /// - and for schema v5 (records 0645, 0646): explorer: D = the distance, 1.2·log(share / 0.3)
-///   and 3·(ground familiarity − 0.6); personal best: D = the distance (slope 1), r = race pace
+///   and 3·(ground familiarity − 0.3); personal best: D = the distance (slope 1), r = race pace
 ///   over it / the best effort's pace (slope 12).
 ///
 /// Coefficients are chosen so that the exploring policy's offers span p ≈ 0.1 … 0.95.
@@ -56,7 +56,7 @@ enum BehaviourModel {
         case .intervals: return Coefficients(intercept: 1.6, distanceSlope: 1.0, paceSlope: 12)
         case .fartlek: return Coefficients(intercept: 1.7, distanceSlope: 0, paceSlope: 0)
         case .weeklyVolume: return Coefficients(intercept: 2.2, distanceSlope: 4.0, paceSlope: 0)
-        case .explorer: return Coefficients(intercept: 2.4, distanceSlope: 4.0, paceSlope: 0)
+        case .explorer: return Coefficients(intercept: 1.6, distanceSlope: 4.0, paceSlope: 0)
         case .personalBest: return Coefficients(intercept: 1.2, distanceSlope: 1.0, paceSlope: 12)
         default:
             // The simulated policy offers only `BaselinePolicy.offeredKinds`; other kinds are not
@@ -98,7 +98,7 @@ enum BehaviourModel {
     static let newFractionSlope = 1.2
     static let referenceNewFraction = 0.3
     static let familiaritySlope = 3.0
-    static let referenceFamiliarity = 0.6
+    static let referenceFamiliarity = 0.3
 
     /// The runner's easy pace over the endurance distance, s/km.
     static func easyPace(_ state: Physiology) -> SecondsPerKm {

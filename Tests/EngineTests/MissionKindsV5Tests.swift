@@ -6,6 +6,9 @@ import TrackFormats
 import Missions
 import Features
 @testable import Engine
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A straight track of `distance` m at a steady `pace` s/km, one fix a second, heading `bearing`
 /// degrees from a point `offset` metres north of the reference point (another bearing or offset:
