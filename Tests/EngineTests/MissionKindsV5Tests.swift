@@ -170,6 +170,42 @@ struct MissionKindsV5Tests {
     }
 }
 
+@Suite("explorer and personal best through missions.today and runs.ingest")
+struct MissionKindsV5ServiceTests {
+    let day = CivilDate(iso: "2026-12-02")!
+
+    @Test("stored tracks give the day's offers both kinds (digests read once through the cache); a run on new ground, faster, completes them")
+    func offeredAndChecked() throws {
+        let store = InMemoryStore()
+        try store.upsertUser(UserProfile(id: "u"))
+        let ingestion = RunIngestion(store: store)
+        for i in 0..<8 {
+            let start = day.adding(days: -(8 - i)).startInstant(utcOffset: 0) + 7 * 3600
+            _ = try ingestion.ingest(user: "u", clientRunID: "past-\(i)", track: straightTrack(5000, pace: 330, start: start),
+                                     now: start + 3600)
+        }
+        let cache = RunDigestCache()
+        let service = MissionService(store: store, scorer: SyntheticScorer(), policy: TodayPolicy(stretchBand: nil),
+                                     digestCache: cache)
+        let now = day.startInstant(utcOffset: 0) + 6 * 3600
+        // Every kind with a candidate gets its best one when as many missions as kinds are asked.
+        let offers = try service.today(user: "u", day: day, count: MissionFeatures.kinds.count, now: now).missions
+        let explorer = try #require(offers.first { $0.spec.kind == .explorer }, "\(offers.map(\.spec.kind.rawValue))")
+        let best = try #require(offers.first { $0.spec.kind == .personalBest })
+        #expect(cache.count == 8)
+        #expect(explorer.why.contains("never run") && best.why.contains("your best"))
+        // 7.5 km heading east from 6 km north at 5:00/km: new ground, faster than every best.
+        let start = day.startInstant(utcOffset: 0) + 7 * 3600
+        _ = try ingestion.ingest(user: "u", clientRunID: "today", track: straightTrack(7500, pace: 300, start: start, bearing: 90, offset: 6000),
+                                 now: start + 3600)
+        let stored = try store.assignments(user: "u", day: day)
+        for id in [explorer.assignmentID, best.assignmentID] {
+            let a = try #require(stored.first { $0.id == id })
+            #expect(a.status == .completed, "\(a.specJSON): \(a.status)")
+        }
+    }
+}
+
 /// A run store over fixed records that counts the track reads (`run(user:id:)`).
 final class MemoryStoreForDigests: RunStore, Sendable {
     let records: [RunRecord]
