@@ -36,6 +36,7 @@ public enum CandidateGenerator {
         }
         addSchemaV2Kinds(state: state, add)
         addSchemaV4Kinds(state: state, add)
+        addSchemaV5Kinds(state: state, add)
         // An extreme history can push a ladder past the catalog's ranges; such a spec could be
         // stored but never read back (MissionSpec(json:) refuses it), so it is not offered.
         return out.filter(\.isWithinCatalog)

@@ -16,9 +16,12 @@ public enum HistoryLabels {
     /// needs a track (splits, fastest windows, positions), or a full check would have to guess.
     public static let summaryKinds: Set<MissionKind> = [.distance, .duration]
 
-    /// Kinds never labelled from history: their check needs what run records do not keep
-    /// (earlier runs' best efforts, the ground covered before, a race result).
-    public static let excludedKinds: Set<MissionKind> = [.personalBest, .explorer, .raceFinish, .podium]
+    /// Kinds never labelled from history: their check needs what run records do not keep (a
+    /// race result). Explorer and personal best read the earlier runs' tracks (`digests`,
+    /// records 0645 and 0646): a caller without them gets no labels of those kinds.
+    public static let excludedKinds: Set<MissionKind> = [.raceFinish, .podium]
+    /// Kinds whose check needs the digests of earlier tracks.
+    public static let digestKinds: Set<MissionKind> = [.personalBest, .explorer]
 
     /// Runs with fewer earlier runs than this get no labels: with no past there is no runner's
     /// state to generate candidates from, only the beginner defaults (record 0600).
@@ -48,8 +51,11 @@ public enum HistoryLabels {
     ///   - utcOffset: local time − UTC in seconds, in [-14 h, +14 h], for kinds that read the
     ///     clock or the calendar (early bird, streak, weekly volume).
     ///   - tolerance: the GPS tolerance of the checks (records 0201, 0211).
+    ///   - digests: what the tracks of the runner's runs say (`RunDigest`, any order, matched to
+    ///     `history` by start time); only those before the labelled run are read. Empty: no
+    ///     explorer or personal-best labels (their checks need the earlier tracks).
     public static func labels(history: [RunRecord], at index: Int, run: MissionRun?, utcOffset: Int = 0,
-                              tolerance: MissionTolerance = .default) -> [Label] {
+                              tolerance: MissionTolerance = .default, digests: [RunDigest] = []) -> [Label] {
         precondition(history.indices.contains(index), "HistoryLabels: index \(index) outside 0..<\(history.count)")
         let target = history[index]
         // Runs strictly before the start: equal starts (duplicates) are not "the past".
@@ -57,17 +63,24 @@ public enum HistoryLabels {
         while lo > 0 && history[lo - 1].startTime >= target.startTime { lo -= 1 }
         guard lo >= minimumPriorRuns else { return [] }
         let past = Array(history[..<lo])
-        let state = RunnerState(history: past, asOf: target.startTime, utcOffset: utcOffset)
+        let earlier = digests.filter { $0.start < target.startTime }
+        let state = RunnerState(history: past, asOf: target.startTime, utcOffset: utcOffset, digests: earlier)
+        var efforts: [EpochSeconds: [Meters: Seconds]] = [:]
+        for d in earlier { efforts[d.start] = d.bestEfforts }
         var context: MissionContext?
         var labels: [Label] = []
         for (k, spec) in CandidateGenerator.candidates(for: state).enumerated() {
             let kind = spec.kind
-            guard MissionFeatures.models(kind), !excludedKinds.contains(kind) else { continue }
+            guard MissionFeatures.models(kind), !excludedKinds.contains(kind),
+                  !digestKinds.contains(kind) || !earlier.isEmpty else { continue }
             let status: MissionStatusResult
             if let run {
                 if context == nil {
                     context = MissionContext(priorRuns: past.map { PriorRun(start: $0.startTime, utcOffset: utcOffset,
-                                                                            distance: $0.distance) },
+                                                                            distance: $0.distance,
+                                                                            bestEfforts: efforts[$0.startTime] ?? [:]) },
+                                             visitedCells: earlier.isEmpty ? nil
+                                                : earlier.reduce(into: Set<GridCell>()) { $0.formUnion($1.cells) },
                                              utcOffset: utcOffset)
                 }
                 status = MissionEvaluator.evaluate(spec, run: run, context: context!, tolerance: tolerance).status

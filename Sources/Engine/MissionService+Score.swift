@@ -44,8 +44,10 @@ extension MissionService {
             let history = try HistoryWindow.runs(of: userID, before: asOf, store: store)
             // Mission outcomes of the last 90 days decided by runs before the day (as in training).
             let past = try store.assignments(user: userID, from: day.adding(days: -90), to: day.adding(days: -1))
+            // Best efforts and covered cells come from the tracks (once per run with the cache).
+            let digests = try RunDigests.digests(of: history, store: store, cache: digestCache)
             return RunnerState(history: history, outcomes: PastOutcome.from(assignments: past, runs: history),
-                               asOf: asOf, utcOffset: offset)
+                               asOf: asOf, utcOffset: offset, digests: digests)
         }
         return (day, try stateCache?.state(user: userID, asOf: asOf, build: build) ?? build())
     }

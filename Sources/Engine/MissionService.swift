@@ -38,6 +38,9 @@ public final class MissionService: Sendable {
     let policy: TodayPolicy
     let resolver: any UTCOffsetResolver
     let stateCache: (any RunnerStateCache)?
+    /// Digests of stored tracks (best efforts, covered cells) the states read (record 0645); nil:
+    /// each state decodes the tracks of its history.
+    let digestCache: RunDigestCache?
 
     /// Suffix of a stretch mission's assignment id (the store has no column for the role:
     /// `MissionRole`).
@@ -46,9 +49,11 @@ public final class MissionService: Sendable {
     public static let dayReach = 1
 
     public init(store: any EngineStore, scorer: any MissionScorer, policy: TodayPolicy = TodayPolicy(),
-                resolver: any UTCOffsetResolver = FixedOffsetResolver(), stateCache: (any RunnerStateCache)? = nil) {
+                resolver: any UTCOffsetResolver = FixedOffsetResolver(), stateCache: (any RunnerStateCache)? = nil,
+                digestCache: RunDigestCache? = nil) {
         self.store = store; self.scorer = scorer; self.policy = policy; self.resolver = resolver
         self.stateCache = stateCache
+        self.digestCache = digestCache
     }
 
     public var modelVersion: String { scorer.version }

@@ -211,7 +211,7 @@ public final class RunIngestion: Sendable {
                                           note: "the stored mission spec could not be read"))
                 continue
             }
-            let missionContext = try context ?? missionContext(of: user, before: run)
+            let missionContext = try context ?? missionContext(of: user, before: run, offers: offers)
             context = missionContext
             let evaluation = MissionEvaluator.evaluate(spec, run: missionRun, context: missionContext)
             let completed = evaluation.status == .completed
@@ -235,8 +235,17 @@ public final class RunIngestion: Sendable {
     /// Evidence of a custom mission the run could not complete because it was set after the run.
     public static let setAfterRun = "set after this run ended: a mission you set counts for the runs that end after you set it"
 
-    /// The runner's runs of the history window before `run`, each with the runner's offset at its start.
-    func missionContext(of user: UserProfile, before run: RunRecord) throws -> MissionContext {
+    /// The runner's runs of the history window before `run`, each with the runner's offset at its start;
+    /// when one of `offers` is an explorer or personal-best mission, with the best efforts and the
+    /// covered cells of their tracks (each stored track decoded, as `missions.progress` does:
+    /// only then, records 0645 and 0646).
+    func missionContext(of user: UserProfile, before run: RunRecord, offers: [MissionAssignment] = []) throws -> MissionContext {
+        let trackKinds = [MissionKind.explorer.rawValue, MissionKind.personalBest.rawValue]
+        if offers.contains(where: { $0.status == .offered && trackKinds.contains($0.kind) }) {
+            return try MissionProgressService(store: store, resolver: resolver)
+                .priorRuns(of: user, before: run.startTime, withTracks: true)
+                .context(start: run.startTime, utcOffset: user.utcOffset(at: run.startTime, resolver: resolver))
+        }
         // `runs(from:to:)` is [from, to): the run itself and any run starting with it are left out.
         let prior = try HistoryWindow.runs(of: user.id, before: run.startTime, store: store).map { PriorRun(start: $0.startTime, utcOffset: user.utcOffset(at: $0.startTime, resolver: resolver), distance: $0.distance) }
         return MissionContext(priorRuns: prior, utcOffset: user.utcOffset(at: run.startTime, resolver: resolver))

@@ -170,6 +170,8 @@ public struct TodayPolicy: Sendable {
             return "Hills build strength: \(Int(saturating: ascent.rounded())) m of climbing, where your usual run climbs \(climb)."
         case .earlyBird, .nightOwl, .loop, .intervals, .fartlek, .weeklyVolume:
             return whyV4(spec, state: state)
+        case .explorer, .personalBest:
+            return whyV5(spec, state: state)
         default:
             // `choose` only sees `CandidateGenerator`'s kinds, but a stored offer may be of any
             // kind (written by another version): it gets a plain sentence, never a trap.

@@ -34,8 +34,10 @@ public enum ExampleBuilder {
     /// Examples of one runner. `runs` and `assignments` may be in any order. The state of each
     /// example includes the outcomes of the runner's other assignments decided by runs that
     /// started before the offer (`PastOutcome.from`); `utcOffset` is the runner's local time − UTC
-    /// in seconds (start-hour and weekday features), 0 when unknown.
-    public static func examples(runs: [RunRecord], assignments: [MissionAssignment], utcOffset: Int = 0) throws -> [LabelledExample] {
+    /// in seconds (start-hour and weekday features), 0 when unknown. `digests`: what the runs'
+    /// tracks say (`RunDigest`, any order), for the explorer and personal-best terms.
+    public static func examples(runs: [RunRecord], assignments: [MissionAssignment], utcOffset: Int = 0,
+                                digests: [RunDigest] = []) throws -> [LabelledExample] {
         let sortedRuns = runs.sorted { ($0.startTime, $0.id) < ($1.startTime, $1.id) }
         let outcomes = PastOutcome.from(assignments: assignments, runs: runs)
         var examples: [LabelledExample] = []
@@ -54,7 +56,7 @@ public enum ExampleBuilder {
             }
             guard MissionFeatures.models(spec.kind) else { continue }  // kinds outside the schema: no label
             let state = RunnerState(history: Array(sortedRuns[..<lo]), outcomes: outcomes, asOf: a.offeredAt,
-                                    utcOffset: utcOffset)
+                                    utcOffset: utcOffset, digests: digests)
             examples.append(LabelledExample(
                 assignmentID: a.id, userID: a.userID, time: a.offeredAt, kind: spec.kind,
                 features: MissionFeatures.vector(spec, state: state),

@@ -12,7 +12,8 @@ import Glibc
 /// Kind-specific terms are interactions (zero for other kinds) so that a linear model can give
 /// each kind its own slope. Schema v2: records 0620 (layout) and 0621 (state definitions);
 /// v3 adds the race-pace terms of record 0619; v4 the kinds early bird, night owl, loop,
-/// intervals, fartlek and weekly volume (record 0640).
+/// intervals, fartlek and weekly volume (record 0640); v5 explorer and personal best (records
+/// 0645, 0646).
 public enum MissionFeatures {
     /// The kinds the schema models, in column order. Listed explicitly: a new mission kind changes
     /// nothing here (and no model) until it is added with a new schema version.
@@ -20,6 +21,7 @@ public enum MissionFeatures {
         .distance, .duration, .pace, .negativeSplit, .distanceInTime,
         .longRun, .recovery, .evenPace, .progression, .hills,
         .earlyBird, .nightOwl, .loop, .intervals, .fartlek, .weeklyVolume,
+        .explorer, .personalBest,
     ]
 
     /// Whether a mission kind can be scored by models of this schema.
@@ -31,7 +33,7 @@ public enum MissionFeatures {
         let value: @Sendable (MissionSpec, RunnerState) -> Double
     }
 
-    public static let schema = FeatureSchema(version: 4, features: features.map(\.definition))
+    public static let schema = FeatureSchema(version: 5, features: features.map(\.definition))
 
     /// Days assumed since the last run for a runner without history.
     public static let daysWithoutHistory = 30.0
@@ -55,12 +57,13 @@ public enum MissionFeatures {
     /// run's duration at the slower of its pace floor and the typical pace, a progression's
     /// kilometres, a hills or fartlek mission the endurance (its difficulty is in
     /// `rel_climb_hills`, `load_fartlek`), intervals the reps × the rep distance, a weekly volume
-    /// what is left of it after the week's runs so far (at least 100 m).
+    /// what is left of it after the week's runs so far (at least 100 m), an explorer mission its
+    /// distance, a personal best the distance of the effort.
     public static func effectiveDistance(_ spec: MissionSpec, state: RunnerState) -> Meters {
         switch spec {
         case .distance(let d), .negativeSplit(let d), .pace(_, let d), .distanceInTime(let d, _), .evenPace(let d, _):
             return d
-        case .earlyBird(_, let d), .nightOwl(_, let d), .loop(_, let d):
+        case .earlyBird(_, let d), .nightOwl(_, let d), .loop(_, let d), .explorer(_, let d), .personalBest(let d):
             return d
         case .intervals(let reps, let rep, _, _):
             return Double(reps) * rep
@@ -184,6 +187,7 @@ public enum MissionFeatures {
             return 0
         })
         out += schemaV4MissionFeatures
+        out += schemaV5MissionFeatures
         out.append(feature("rel_longest", "log ratio",
                            "log(mission distance / longest run of the last 28 days), any kind",
                            missing: "0 without a run in 28 days") { spec, state in

@@ -99,6 +99,13 @@ public struct RunnerState: Sendable, Equatable {
     public let volumeThisWeek: Meters
     /// Local days left in `asOf`'s week, today included, 1 (Sunday) … 7 (Monday).
     public let daysLeftInWeek: Int
+    /// Fastest elapsed time, seconds, over each of `PriorRun.effortDistances` among the tracks
+    /// of the runs before `asOf` (the `digests` given; record 0646): what a personal-best
+    /// mission asks to beat. Empty without digests (summary runs, rows of older code).
+    public let bestEfforts: [Meters: Seconds]
+    /// `RunDigest.groundFamiliarity` of the digests before `asOf`, [0, 1]; nil with fewer than
+    /// two runs with positions (record 0645).
+    public let groundFamiliarity: Double?
 
     /// Weight of the newest run in `endurance`.
     public static let enduranceWeight = 0.15
@@ -118,8 +125,11 @@ public struct RunnerState: Sendable, Equatable {
 
     /// Builds the state from `history` and `outcomes` (any order; runs at or after `asOf` and
     /// outcomes decided at or after it are ignored). `utcOffset` places start hours on the
-    /// runner's clock (0: UTC).
-    public init(history: [RunRecord], outcomes: [PastOutcome] = [], asOf: EpochSeconds, utcOffset: Int = 0) {
+    /// runner's clock (0: UTC). `digests`: what the tracks of (some of) these runs say
+    /// (`RunDigest`, any order; those at or after `asOf` are ignored), for the best efforts and
+    /// the ground familiarity; a run without one counts for everything else.
+    public init(history: [RunRecord], outcomes: [PastOutcome] = [], asOf: EpochSeconds, utcOffset: Int = 0,
+                digests: [RunDigest] = []) {
         self.asOf = asOf
         self.utcOffset = utcOffset
         let past = history.filter { $0.startTime < asOf }.sorted {
@@ -184,6 +194,14 @@ public struct RunnerState: Sendable, Equatable {
             if o.completed { byKind[o.kind, default: OutcomeCount()].completed += 1 }
         }
         self.outcomes = byKind
+
+        let before = digests.filter { $0.start < asOf }
+        var efforts: [Meters: Seconds] = [:]
+        for d in PriorRun.effortDistances {
+            if let t = RunDigest.bestEffort(over: d, in: before) { efforts[d] = t }
+        }
+        bestEfforts = efforts
+        groundFamiliarity = RunDigest.groundFamiliarity(before)
     }
 
     static func median(_ values: [Double]) -> Double? {

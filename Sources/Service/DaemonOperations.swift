@@ -27,7 +27,8 @@ struct DaemonOperations: Sendable {
         self.store = store
         self.resolver = resolver
         self.todayCache = todayCache
-        self.missions = MissionService(store: store, scorer: scorer, resolver: resolver, stateCache: todayCache)
+        self.missions = MissionService(store: store, scorer: scorer, resolver: resolver, stateCache: todayCache,
+                                       digestCache: todayCache.digests)
         self.artifact = artifact
         self.clock = clock
         self.startedAt = startedAt

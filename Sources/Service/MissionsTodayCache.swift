@@ -41,6 +41,9 @@ final class MissionsTodayCache: RunnerStateCache, Sendable {
     }
 
     let entries: AnswerCache<UserID, Key, Value>
+    /// Digests of stored tracks the states read (best efforts, covered cells: record 0645), kept
+    /// across model reloads: a stored run's digest never changes.
+    let digests = RunDigestCache()
     /// The user's generation in a shared database; nil when only this daemon writes it.
     private let generation: @Sendable (UserID) throws -> Int64?
 

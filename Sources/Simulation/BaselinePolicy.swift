@@ -66,14 +66,16 @@ enum BaselinePolicy {
     /// The kinds the simulated past offered (fixed, so that the simulation does not change when
     /// the catalog grows).
     /// The kinds of feature schema v2 were added with it (record 0623), those of v4 with v4
-    /// (record 0642).
+    /// (record 0642), explorer and personal best with v5 (records 0645, 0646).
     static let offeredKinds: [MissionKind] = [.distance, .duration, .pace, .negativeSplit, .distanceInTime,
                                               .longRun, .recovery, .evenPace, .progression, .hills,
-                                              .earlyBird, .nightOwl, .loop, .intervals, .fartlek, .weeklyVolume]
+                                              .earlyBird, .nightOwl, .loop, .intervals, .fartlek, .weeklyVolume,
+                                              .explorer, .personalBest]
 
     /// `now`: the offer's instant (the long run's 28-day window ends there, the weekly volume's
-    /// week holds it); `utcOffset`: the runner's local time − UTC, seconds.
-    static func offer(history: ObservedHistory, now: EpochSeconds, utcOffset: Int = 0,
+    /// week holds it); `utcOffset`: the runner's local time − UTC, seconds; `digests`: the runs'
+    /// digests so far (personal-best distances, whether any ground is known).
+    static func offer(history: ObservedHistory, now: EpochSeconds, utcOffset: Int = 0, digests: [RunDigest] = [],
                       rng: inout SeededGenerator) -> MissionSpec {
         let endurance = history.endurance ?? 5000
         let pace = history.typicalPace
@@ -137,6 +139,21 @@ enum BaselinePolicy {
             let soFar = history.weekSoFar(before: now, utcOffset: utcOffset)
             let total = min(500_000, max(1000, ((soFar + distance(-0.5, 0.9)) / 500).rounded() * 500))
             return .weeklyVolume(distance: total)
+        case .explorer:
+            // New-ground shares from 5 % to 90 %; without a run on the grid, a distance mission.
+            let fraction = min(0.9, max(0.05, (exp(rng.uniform(log(0.05), log(0.9))) * 20).rounded() / 20))
+            let d = distance(-0.6, 0.6)
+            guard digests.contains(where: { !$0.cells.isEmpty }) else { return .distance(minDistance: d) }
+            return .explorer(minNewFraction: fraction, minDistance: d)
+        case .personalBest:
+            // A distance from 1 km up to twice the endurance with an effort to beat; without one,
+            // a distance mission.
+            let reachable = PriorRun.effortDistances.filter { d in
+                d >= 1000 && d <= 2 * endurance && digests.contains { $0.bestEfforts[d] != nil }
+            }
+            let pick = rng.int(in: 0...max(0, reachable.count - 1))
+            guard reachable.indices.contains(pick) else { return .distance(minDistance: distance(-0.5, 0.9)) }
+            return .personalBest(distance: reachable[pick])
         default:
             // Unreachable: the draw is from `offeredKinds`, all handled above.
             preconditionFailure("BaselinePolicy: kind outside offeredKinds")

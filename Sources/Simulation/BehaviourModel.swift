@@ -27,6 +27,9 @@ import Glibc
 ///   r over the rep distance (slope 12), −0.5·log(rest / 120 s); fartlek: no distance term,
 ///   1.5·log(surges × surge s / (36 s × E in km)); weekly volume: D = target − the week's
 ///   distance so far.
+/// - and for schema v5 (records 0645, 0646): explorer: D = the distance, 1.2·log(share / 0.3)
+///   and 3·(ground familiarity − 0.3); personal best: D = the distance (slope 1), r = race pace
+///   over it / the best effort's pace (slope 12).
 ///
 /// Coefficients are chosen so that the exploring policy's offers span p ≈ 0.1 … 0.95.
 enum BehaviourModel {
@@ -53,6 +56,8 @@ enum BehaviourModel {
         case .intervals: return Coefficients(intercept: 1.6, distanceSlope: 1.0, paceSlope: 12)
         case .fartlek: return Coefficients(intercept: 1.7, distanceSlope: 0, paceSlope: 0)
         case .weeklyVolume: return Coefficients(intercept: 2.2, distanceSlope: 4.0, paceSlope: 0)
+        case .explorer: return Coefficients(intercept: 1.6, distanceSlope: 4.0, paceSlope: 0)
+        case .personalBest: return Coefficients(intercept: 1.2, distanceSlope: 1.0, paceSlope: 12)
         default:
             // The simulated policy offers only `BaselinePolicy.offeredKinds`; other kinds are not
             // modelled by the ground truth and never reach it.
@@ -87,6 +92,13 @@ enum BehaviourModel {
     /// Fartlek: logit cost per unit of log(total surge time / (36 s × endurance km)).
     static let surgeLoadSlope = 1.5
     static let surgeSecondsPerKm: Seconds = 36
+    /// Explorer: logit cost per unit of log(new share asked / 0.3), and per unit of ground
+    /// familiarity above `referenceFamiliarity` (record 0645: a runner who keeps to known ground
+    /// has to go out of their way to find new streets).
+    static let newFractionSlope = 1.2
+    static let referenceNewFraction = 0.3
+    static let familiaritySlope = 3.0
+    static let referenceFamiliarity = 0.3
 
     /// The runner's easy pace over the endurance distance, s/km.
     static func easyPace(_ state: Physiology) -> SecondsPerKm {
@@ -98,8 +110,12 @@ enum BehaviourModel {
     /// `usualStartHour` is the runner's habitual local start hour (early bird, night owl);
     /// `weekSoFar` the measured distance of the runner's local calendar week before the offer
     /// (weekly volume), metres.
+    /// `familiarity`: the runner's measured ground familiarity (`RunDigest.groundFamiliarity`,
+    /// nil: no known ground, 0), explorer; `bestEffort`: the fastest measured time over a
+    /// personal-best mission's distance before the offer, seconds (> 0 for such a mission).
     static func probability(of spec: MissionSpec, state: Physiology, longest28d: Meters = 0,
-                            usualStartHour: Double = 12, weekSoFar: Meters = 0) -> Double {
+                            usualStartHour: Double = 12, weekSoFar: Meters = 0,
+                            familiarity: Double? = nil, bestEffort: Seconds? = nil) -> Double {
         let c = coefficients(spec.kind)
         var distance = state.endurance
         var paceRatio: Double?
@@ -147,6 +163,16 @@ enum BehaviourModel {
             extra = surgeLoadSlope * log(Double(surges) * minSurge / (surgeSecondsPerKm * state.endurance / 1000))
         case .weeklyVolume(let target):
             distance = max(100, target - weekSoFar)
+        case .explorer(let fraction, let d):
+            distance = d
+            extra = newFractionSlope * log(fraction / referenceNewFraction)
+                + familiaritySlope * ((familiarity ?? 0) - referenceFamiliarity)
+        case .personalBest(let d):
+            // The simulator tries a personal best only with an earlier effort; without one (or a
+            // degenerate one) the pace term is neutral (r = 0.9).
+            distance = d
+            let best = bestEffort.flatMap { $0 > 0 && $0.isFinite ? $0 / d * 1000 : nil }
+            paceRatio = best.map { state.racePace(over: d) / $0 } ?? 0.9
         default:
             // Unreachable: `coefficients` above already refuses kinds outside `offeredKinds`.
             preconditionFailure("BehaviourModel: kind \(spec.kind.rawValue) is not modelled")

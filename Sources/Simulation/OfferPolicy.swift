@@ -17,7 +17,8 @@ public struct PolicyOffer: Sendable, Equatable {
 /// known truth (the policy simulation of issue 8).
 public protocol OfferPolicy: Sendable {
     /// `history` holds the runner's earlier runs (all before `dayStart`), oldest first;
-    /// `pastOffers` the earlier days' offers with their outcomes.
+    /// `pastOffers` the earlier days' offers with their outcomes; `digests` what the runs' tracks
+    /// say (best efforts, covered cells), in run order, as an engine reads them from its store.
     func offers(for profile: UserProfile, history: [RunRecord], pastOffers: [MissionAssignment],
-                day: CivilDate, dayStart: EpochSeconds) -> [PolicyOffer]
+                day: CivilDate, dayStart: EpochSeconds, digests: [RunDigest]) -> [PolicyOffer]
 }

@@ -30,6 +30,9 @@ struct RunPlan: Sendable {
     /// A route on flat ground (the terrain's relief scaled down to a tenth): a hills attempt
     /// gets its climb only from the repeats it plans.
     var flatTerrain = false
+    /// Where the run starts relative to home, metres east and north (explorer: ground the runner
+    /// has not run); nil: at home.
+    var origin: (east: Meters, north: Meters)? = nil
 
     /// Distance on foot (what the runner's body did), metres.
     var footDistance: Meters { legs.filter { $0.mode != .drive }.reduce(0) { $0 + $1.distance } }
@@ -39,8 +42,9 @@ struct RunPlan: Sendable {
     /// check agrees with the attempt except near the tolerance.
     /// `usualStartHour`: the runner's habitual local start hour; `weekSoFar`: the week's measured
     /// distance before the day, metres (weekly volume).
+    /// `bestEffort`: the fastest measured time over a personal-best mission's distance, seconds.
     static func attempt(_ spec: MissionSpec, succeed: Bool, state: Physiology, longest28d: Meters = 0,
-                        usualStartHour: Double = 12, weekSoFar: Meters = 0,
+                        usualStartHour: Double = 12, weekSoFar: Meters = 0, bestEffort: Seconds? = nil,
                         rng: inout SeededGenerator) -> RunPlan {
         func easy(_ d: Meters) -> SecondsPerKm { state.racePace(over: d) * rng.uniform(1.10, 1.22) }
         // A runner who gives up stops short of the target, and never runs much beyond what they
@@ -86,6 +90,8 @@ struct RunPlan: Sendable {
         case .earlyBird, .nightOwl, .loop, .intervals, .fartlek, .weeklyVolume:
             return attemptV4(spec, succeed: succeed, state: state, usualStartHour: usualStartHour,
                              weekSoFar: weekSoFar, rng: &rng)
+        case .explorer, .personalBest:
+            return attemptV5(spec, succeed: succeed, state: state, bestEffort: bestEffort, rng: &rng)
         default:
             // The simulated policy offers only `BaselinePolicy.offeredKinds`: no plan for others.
             preconditionFailure("RunPlan: kind \(spec.kind.rawValue) is not modelled by the simulation")

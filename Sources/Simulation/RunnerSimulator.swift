@@ -11,6 +11,9 @@ public struct SimulatedRunner: Sendable {
     public let profile: UserProfile
     public let runs: [RunRecord]
     public let assignments: [MissionAssignment]
+    /// What each run's track says (best efforts, covered cells), in run order: the digests an
+    /// engine reads from the stored tracks (record 0645).
+    public let digests: [RunDigest]
     /// Whether each tried mission's attempt was drawn as a success (assignment id → success):
     /// the behaviour model's outcome before the track and the check; for tests of the simulator.
     let attempts: [String: Bool]
@@ -58,15 +61,20 @@ public enum RunnerSimulator {
         var assignments: [MissionAssignment] = []
         var breakLeft = 0
         var attempts: [String: Bool] = [:]
+        // Every run's digest, and the cells covered so far (the explorer check's "before").
+        var digests: [RunDigest] = []
+        var visited = Set<GridCell>()
 
         for dayIndex in 0..<configuration.days {
             let day = configuration.startDay.adding(days: dayIndex)
             let dayStart = day.startInstant(utcOffset: offset)
             let offers: [PolicyOffer]
             if let policy {
-                offers = policy.offers(for: traits.profile, history: runs, pastOffers: assignments, day: day, dayStart: dayStart)
+                offers = policy.offers(for: traits.profile, history: runs, pastOffers: assignments, day: day, dayStart: dayStart,
+                                       digests: digests)
             } else {
-                offers = [PolicyOffer(spec: BaselinePolicy.offer(history: observed, now: dayStart, utcOffset: offset, rng: &rng),
+                offers = [PolicyOffer(spec: BaselinePolicy.offer(history: observed, now: dayStart, utcOffset: offset,
+                                                                 digests: digests, rng: &rng),
                                       pComplete: BaselinePolicy.uninformedProbability,
                                       modelVersion: SimulationConfiguration.policyVersion)]
             }
@@ -98,15 +106,34 @@ public enum RunnerSimulator {
             let longest = observed.longest28d(before: dayStart)
             if spec.kind == .longRun && longest == 0 { tries = false }  // an engine offered it without a recent run
             let weekSoFar = observed.weekSoFar(before: dayStart, utcOffset: offset)
+            let familiarity = RunDigest.groundFamiliarity(digests)
+            var bestEffort: Seconds?
+            if case .personalBest(let d) = spec {
+                bestEffort = RunDigest.bestEffort(over: d, in: digests)
+                if bestEffort == nil { tries = false }  // nothing to beat: the check cannot decide
+            }
+            if spec.kind == .explorer && digests.isEmpty { tries = false }
             let pTrue = tries ? BehaviourModel.probability(of: spec, state: body, longest28d: longest,
-                                                           usualStartHour: traits.startHour, weekSoFar: weekSoFar) : 0
+                                                           usualStartHour: traits.startHour, weekSoFar: weekSoFar,
+                                                           familiarity: familiarity, bestEffort: bestEffort) : 0
             let succeed = rng.bernoulli(pTrue)
             if tries { attempts[dayAssignments[chosen].id] = succeed }
-            // The long-run check needs the earlier runs; the others only the run itself.
-            let context = spec.kind.needsContext
-                ? MissionContext(priorRuns: observed.recentRuns.map { PriorRun(start: $0.start, utcOffset: offset, distance: $0.distance) },
-                                 utcOffset: offset)
-                : .empty
+            // The long-run check needs the earlier runs; the others only the run itself; a
+            // personal best the earlier best efforts, an explorer mission the cells covered before.
+            let context: MissionContext
+            switch spec.kind {
+            case .personalBest:
+                context = MissionContext(priorRuns: digests.map { PriorRun(start: $0.start, utcOffset: offset, distance: 0,
+                                                                           bestEfforts: $0.bestEfforts) },
+                                         utcOffset: offset)
+            case .explorer:
+                context = MissionContext(visitedCells: visited, utcOffset: offset)
+            default:
+                context = spec.kind.needsContext
+                    ? MissionContext(priorRuns: observed.recentRuns.map { PriorRun(start: $0.start, utcOffset: offset, distance: $0.distance) },
+                                     utcOffset: offset)
+                    : .empty
+            }
             // An attempt whose measured track the check judges otherwise than the drawn outcome
             // (noise, a stop or a dropout near the tolerance) is run again from a fresh draw, up to
             // `maxRedraws` times, so that the stored label is the drawn outcome: Bernoulli(p_true)
@@ -117,7 +144,8 @@ public enum RunnerSimulator {
             repeat {
                 plan = tries
                     ? RunPlan.attempt(spec, succeed: succeed, state: body, longest28d: longest,
-                                      usualStartHour: traits.startHour, weekSoFar: weekSoFar, rng: &rng)
+                                      usualStartHour: traits.startHour, weekSoFar: weekSoFar, bestEffort: bestEffort,
+                                      rng: &rng)
                     : RunPlan.habitual(state: body, rng: &rng)
                 var plannedPlan = plan
                 if traits.driveProbability > 0, rng.bernoulli(traits.driveProbability) {
@@ -129,8 +157,9 @@ public enum RunnerSimulator {
                 track = synthesizer.track(plan: plannedPlan, start: start, rng: &rng)
                 metrics = RunMetrics(track: track, weightKg: traits.profile.weightKg)
                 if tries {
-                    // A loop is checked on positions; the other kinds on the metrics alone.
-                    let run = spec.kind == .loop ? MissionRun(track: track, metrics: metrics) : MissionRun(metrics: metrics)
+                    // Loops and explorer are checked on positions; the other kinds on the metrics alone.
+                    let run = spec.kind == .loop || spec.kind == .explorer
+                        ? MissionRun(track: track, metrics: metrics) : MissionRun(metrics: metrics)
                     evaluation = MissionEvaluator.evaluate(spec, run: run, context: context)
                 }
                 draw += 1
@@ -142,6 +171,10 @@ public enum RunnerSimulator {
                 track: CompactTrackCodec.encode(track))
             runs.append(run)
             observed.record(start: metrics.startTime, distance: metrics.distance, movingPace: metrics.movingPace)
+            if let digest = RunDigest(run: MissionRun(track: track, metrics: metrics)) {
+                digests.append(digest)
+                visited.formUnion(digest.cells)
+            }
 
             if tries, let evaluation {
                 dayAssignments[chosen].status = evaluation.status == .completed ? .completed : .failed
@@ -152,6 +185,6 @@ public enum RunnerSimulator {
             assignments += dayAssignments
             body.endDay(ran: plan.footDistance)
         }
-        return SimulatedRunner(profile: traits.profile, runs: runs, assignments: assignments, attempts: attempts)
+        return SimulatedRunner(profile: traits.profile, runs: runs, assignments: assignments, digests: digests, attempts: attempts)
     }
 }

@@ -38,7 +38,7 @@ struct TrackSynthesizer {
         let primeVerticalRadius = a / w
         let dt = traits.samplingInterval
 
-        var x = traits.homeOffset.east, y = traits.homeOffset.north
+        var x = traits.homeOffset.east + (plan.origin?.east ?? 0), y = traits.homeOffset.north + (plan.origin?.north ?? 0)
         var heading = rng.uniform(0, 2 * .pi)
         let runDistance = plan.legs.filter { $0.mode != .drive }.reduce(0) { $0 + $1.distance }
         let drawnLoop = rng.bernoulli(0.7)

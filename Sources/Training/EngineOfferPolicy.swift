@@ -1,6 +1,7 @@
 import RunusCore
 import Engine
 import Features
+import Missions
 import Simulation
 
 /// The engine's daily policy as seen by the simulator: the day's missions from `TodayPolicy`
@@ -14,10 +15,10 @@ public struct EngineOfferPolicy: OfferPolicy {
     }
 
     public func offers(for profile: UserProfile, history: [RunRecord], pastOffers: [MissionAssignment],
-                       day: CivilDate, dayStart: EpochSeconds) -> [PolicyOffer] {
+                       day: CivilDate, dayStart: EpochSeconds, digests: [RunDigest]) -> [PolicyOffer] {
         // As `missions.today` sees it: past outcomes and local start hours included.
         let state = RunnerState(history: history, outcomes: PastOutcome.from(assignments: pastOffers, runs: history),
-                                asOf: dayStart, utcOffset: profile.utcOffsetSeconds)
+                                asOf: dayStart, utcOffset: profile.utcOffsetSeconds, digests: digests)
         let memory = PolicyMemory(offers: pastOffers, before: day)
         return policy.choose(state: state, scorer: scorer, memory: memory)
             .filter { !$0.isStretch }

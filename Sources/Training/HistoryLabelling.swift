@@ -34,11 +34,16 @@ public enum HistoryLabelling {
         progress?.update(done: 0, total: total)
         for (user, runs) in histories {
             runs.forEach { sources.insert($0.source) }
+            // Each track decoded once for the digests every later run's labels read (explorer,
+            // personal best: record 0645); a track that does not decode fails below.
+            let digests = ParallelMap.map(count: runs.count) { i -> RunDigest? in
+                RunDigests.digest(track: try? store.run(user: runs[i].userID, id: runs[i].id)?.track)
+            }.compactMap { $0 }
             let perRun = ParallelMap.map(count: runs.count) { i -> Result<(labels: [HistoryLabels.Label], summary: Bool), Error> in
                 Result {
                     guard let blob = try store.run(user: runs[i].userID, id: runs[i].id)?.track else {
                         let offset = user.utcOffset(at: runs[i].startTime, resolver: resolver)
-                        return (HistoryLabels.labels(history: runs, at: i, run: nil, utcOffset: offset), true)
+                        return (HistoryLabels.labels(history: runs, at: i, run: nil, utcOffset: offset, digests: digests), true)
                     }
                     let track: Track
                     do {
@@ -47,7 +52,8 @@ public enum HistoryLabelling {
                         throw TrainingError.undecodableTrack(run: runs[i].id, problem: "\(error)")
                     }
                     let offset = user.utcOffset(at: runs[i].startTime, resolver: resolver)
-                    return (HistoryLabels.labels(history: runs, at: i, run: MissionRun(track: track), utcOffset: offset), false)
+                    return (HistoryLabels.labels(history: runs, at: i, run: MissionRun(track: track), utcOffset: offset,
+                                                 digests: digests), false)
                 }
             }
             for (i, result) in perRun.enumerated() {

@@ -1,6 +1,7 @@
 import RunusCore
 import Features
 import Engine
+import Missions
 
 /// The labelled examples of one label source read from a store, in training order
 /// (`LabelledExample.inTrainingOrder`).
@@ -25,7 +26,12 @@ extension TrainingPipeline {
             for run in runs { sources.insert(run.source) }
             let assignments = try store.assignments(user: user.id, from: CivilDate(daysSinceEpoch: -1_000_000),
                                                     to: CivilDate(daysSinceEpoch: 1_000_000))
-            all += try ExampleBuilder.examples(runs: runs, assignments: assignments, utcOffset: user.utcOffsetSeconds)
+            // The tracks' digests (explorer, personal best: record 0645), each track read once.
+            let digests = ParallelMap.map(count: runs.count) { i -> RunDigest? in
+                RunDigests.digest(track: runs[i].track ?? (try? store.run(user: runs[i].userID, id: runs[i].id))??.track)
+            }.compactMap { $0 }
+            all += try ExampleBuilder.examples(runs: runs, assignments: assignments, utcOffset: user.utcOffsetSeconds,
+                                               digests: digests)
         }
         all.sort(by: LabelledExample.inTrainingOrder)
         return TrainingData(examples: all, runners: users.count, sources: sources.sorted(), history: nil)

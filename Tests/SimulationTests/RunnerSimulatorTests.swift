@@ -74,7 +74,7 @@ struct RunnerSimulatorTests {
                     if runner.attempts[a.id] == (a.status == .completed) { agree += 1 }
                 }
             }
-            // Sixteen kinds share about 770 tries: some 48 each, where one flip is already 2 %.
+            // Eighteen kinds share about 770 tries: some 43 each, where one flip is already 2 %.
             #expect(total > 30, "\(kind.rawValue): only \(total) tried")
             #expect(Double(agree) >= 0.95 * Double(total), "\(kind.rawValue): \(agree) of \(total) agree")
             agreeAll += agree; totalAll += total

@@ -21,7 +21,7 @@ struct ModelRecoversTruthTests {
         var examples: [LabelledExample] = []
         for runner in runners {
             examples += try ExampleBuilder.examples(runs: runner.runs, assignments: runner.assignments,
-                                                    utcOffset: runner.profile.utcOffsetSeconds)
+                                                    utcOffset: runner.profile.utcOffsetSeconds, digests: runner.digests)
         }
         examples.sort { ($0.time, $0.assignmentID) < ($1.time, $1.assignmentID) }
         let result = try TrainingPipeline.train(examples: examples, runners: runners.count, sources: ["simulated"],

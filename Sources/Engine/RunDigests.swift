@@ -1,0 +1,72 @@
+import Synchronization
+import RunusCore
+import Tracking
+import TrackFormats
+import Missions
+
+/// Digests (`RunDigest`: best efforts and covered cells) of stored runs, read from their
+/// tracks (record 0645). A run record keeps neither, so each digest costs a track read and a
+/// decode; `RunDigestCache` keeps them in the daemon, so that a runner's track is decoded once
+/// per daemon, not at every state it enters. A summary-only run, a row of older code without a
+/// track, or a track this version cannot decode has no digest (left out, never a failure).
+public enum RunDigests {
+    /// The digest of one stored run's track bytes; nil when there are none or they do not decode.
+    public static func digest(track bytes: [UInt8]?) -> RunDigest? {
+        guard let bytes, let track = try? CompactTrackCodec.decode(bytes) else { return nil }
+        return RunDigest(run: MissionRun(track: track))
+    }
+
+    /// The digests of `runs` (records as `runs(user:from:to:)` returns them, without tracks):
+    /// each track read from `store` unless `cache` has its digest.
+    public static func digests(of runs: [RunRecord], store: any RunStore, cache: RunDigestCache?) throws -> [RunDigest] {
+        var out: [RunDigest] = []
+        out.reserveCapacity(runs.count)
+        for record in runs {
+            let digest: RunDigest?
+            if let known = cache?.lookup(record) {
+                digest = known.digest
+            } else {
+                var bytes = record.track
+                if bytes == nil { bytes = try store.run(user: record.userID, id: record.id)?.track }
+                digest = Self.digest(track: bytes)
+                cache?.store(digest, for: record)
+            }
+            if let digest { out.append(digest) }
+        }
+        return out
+    }
+}
+
+/// The daemon's digests of stored runs, by (runner, run id, start, distance): a stored run never
+/// changes under its key (ingestion is idempotent by id; a run re-stored with other totals has
+/// another key). Bounded: past `capacity` entries it starts over (a miss only costs a decode).
+public final class RunDigestCache: Sendable {
+    struct Key: Hashable, Sendable {
+        let user: UserID
+        let run: String
+        let start: EpochSeconds
+        let distance: Meters
+    }
+
+    /// A looked-up entry: `digest` nil when the run has none (kept too, so it is not read again).
+    public struct Entry: Sendable { public let digest: RunDigest? }
+
+    private let entries = Mutex<[Key: Entry]>([:])
+    public let capacity: Int
+
+    /// - Parameter capacity: entries kept, ≥ 1 (a digest is a few hundred bytes to a few kB).
+    public init(capacity: Int = 50_000) { self.capacity = max(1, capacity) }
+
+    static func key(_ r: RunRecord) -> Key { Key(user: r.userID, run: r.id, start: r.startTime, distance: r.distance) }
+
+    public func lookup(_ record: RunRecord) -> Entry? { entries.withLock { $0[Self.key(record)] } }
+
+    public func store(_ digest: RunDigest?, for record: RunRecord) {
+        entries.withLock { e in
+            if e.count >= capacity { e.removeAll(keepingCapacity: true) }
+            e[Self.key(record)] = Entry(digest: digest)
+        }
+    }
+
+    public var count: Int { entries.withLock { $0.count } }
+}
