@@ -87,8 +87,8 @@ struct MissionDaySocketTests {
         let c2 = try #require(try custom(client, hillsSpec)["result"]?["mission"])
         #expect(c2["id"] == "custom:2027-01-15:2" && c2["xp"] == scored?[1]["xp"])
         // An unmodelled kind: no probability, the reason, and the XP of no difficulty bonus.
-        // (Explorer: feature schema v4 models loops now, not new ground, record 0640.)
-        let loopSpec: JSONValue = ["kind": "explorer", "min_new_fraction": 0.3, "min_distance_m": 3000]
+        // (Streak: feature schema v5 models new ground and personal bests now, not streaks, record 0647.)
+        let loopSpec: JSONValue = ["kind": "streak", "days": 3]
         let loop = try custom(client, loopSpec, date: "2027-01-16")
         #expect(loop["result"]?["mission"]?["p_complete"] == .null && loop["result"]?["mission"]?["id"] == "custom:2027-01-16:1")
         #expect(loop["result"]?["reason"]?.stringValue?.contains("not modelled") == true)

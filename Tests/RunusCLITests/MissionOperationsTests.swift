@@ -78,7 +78,7 @@ struct MissionOperationsTests {
     func score(_ client: LineClient) throws {
         let today = try #require(try client.call(["op": "missions.today", "user": "runner-0001", "k": 5])["result"])
         let offered = try #require(today["missions"]?.arrayValue)
-        let specs = offered.compactMap { $0["spec"] } + [["kind": "explorer", "min_new_fraction": 0.3, "min_distance_m": 3000]]
+        let specs = offered.compactMap { $0["spec"] } + [["kind": "streak", "days": 3]]
         let answer = try client.call(["op": "missions.score", "user": "runner-0001", "specs": .array(specs)])
         let scored = try #require(answer["result"]?["missions"]?.arrayValue, "\(JSONWriter.string(answer))")
         #expect(scored.count == specs.count)
@@ -88,7 +88,7 @@ struct MissionOperationsTests {
         }
         let loop = try #require(scored.last)
         #expect(loop["p_complete"] == .null && loop["xp"] == .null)
-        #expect(loop["reason"]?.stringValue?.hasPrefix("kind explorer is not modelled by feature schema") == true)
+        #expect(loop["reason"]?.stringValue?.hasPrefix("kind streak is not modelled by feature schema") == true)
         let bad = try client.call(["op": "missions.score", "user": "runner-0001",
                                    "specs": [["kind": "distance", "distance_m": 5000], ["kind": "pace"]]])
         #expect(bad.errorCode == "bad_request")
