@@ -111,8 +111,10 @@ public enum LoadGenerator {
                     clients[Int(sent % Int64(clients.count))].send(intendedAt: due)
                     sent += 1
                 }
+                // Rounded up: a wait under a millisecond sleeps one, not a spin that would take
+                // a core from the server measured (each latency runs from its intended time).
                 let next = start + Int64(Double(sent) * interval)
-                try loop.runOnce(timeoutMilliseconds: Int32(clamping: max(0, min(next, end) - now) / 1_000_000))
+                try loop.runOnce(timeoutMilliseconds: Int32(clamping: (max(0, min(next, end) - now) + 999_999) / 1_000_000))
             }
         } else {
             for client in clients { client.send(intendedAt: start) }

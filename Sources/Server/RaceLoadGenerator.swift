@@ -85,18 +85,25 @@ public enum RaceLoadGenerator {
         state.pushedLines = 0
         let began = Sys.monotonicNanoseconds()
         let end = began + Int64(plan.duration * 1e9)
-        var second = 0
-        while Sys.monotonicNanoseconds() < end {
-            // Runner i sends at i/total into each second: a steady stream, not a burst.
-            for (i, runner) in runners.enumerated() {
-                let due = began + Int64((Double(second) + Double(i) / Double(total)) * 1e9)
-                while Sys.monotonicNanoseconds() < due {
-                    let wait = Int32(clamping: max(0, due - Sys.monotonicNanoseconds()) / 1_000_000)
-                    try loop.runOnce(timeoutMilliseconds: wait)
-                }
-                runner.sendPosition(at: wallClock(), elapsed: Double(second))
+        // Runner i sends at i/total into each second: a steady stream, not a burst. Between
+        // sends the loop waits in epoll for the next one's time, rounded up to the millisecond,
+        // and then sends every runner that is due: never a spin, which on a small machine would
+        // take a core from the servers it measures (each delay runs from the actual send).
+        var next = 0
+        let sends = Int(plan.duration.rounded(.up)) * total
+        func due(_ k: Int) -> Int64 { began + Int64((Double(k / total) + Double(k % total) / Double(total)) * 1e9) }
+        while next < sends, Sys.monotonicNanoseconds() < end {
+            let wait = due(next) - Sys.monotonicNanoseconds()
+            if wait > 0 {
+                try loop.runOnce(timeoutMilliseconds: Int32(clamping: (wait + 999_999) / 1_000_000))
+                continue
             }
-            second += 1
+            let now = Sys.monotonicNanoseconds()
+            while next < sends, due(next) <= now {
+                runners[next % total].sendPosition(at: wallClock(), elapsed: Double(next / total))
+                next += 1
+            }
+            try loop.runOnce(timeoutMilliseconds: 0)
         }
         let graceEnd = Sys.monotonicNanoseconds() + 2_000_000_000
         while Sys.monotonicNanoseconds() < graceEnd { try loop.runOnce(timeoutMilliseconds: 20) }
