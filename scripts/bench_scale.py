@@ -15,6 +15,7 @@ usage: bench_scale.py BIN DB MODEL  (BENCH_RUNS, BENCH_SECONDS, RACE_SECONDS fro
   SCALE_PARTS=today,ingest,race and SCALE_PHASES=sqlite,pg-1,pg-2 pick a subset while iterating)
 """
 import json
+import socket
 import os
 import shutil
 import sqlite3
@@ -79,6 +80,21 @@ def race_loadtest(addrs):
     return json.loads(r.stdout)
 
 
+def warm(addrs, users):
+    """Every runner's missions.today once on each daemon, one at a time (the caches as a daemon
+    that has served them has them)."""
+    for addr in addrs:
+        s = socket.socket(socket.AF_UNIX)
+        s.connect(addr[len("unix:"):])
+        f = s.makefile("rwb")
+        for u in users:
+            f.write((json.dumps({"op": "missions.today", "user": u}) + "\n").encode())
+            f.flush()
+            if b'"ok":true' not in f.readline():
+                sys.exit(f"bench-scale: warm-up of {u} failed")
+        s.close()
+
+
 def ingest_file(work, users, tag, count):
     """`count` new runs: runner i % n's run k starts k * 6 h after five days ago, offset by `tag`
     (half-hours) so that no phase's runs overlap another's (they would be answered as duplicates)."""
@@ -116,10 +132,17 @@ def main():
     try:
         lite = os.path.join(work, "scale.sqlite")
         shutil.copy(DB, lite)
+        users = [row[0] for row in sqlite3.connect(lite).execute("SELECT id FROM users ORDER BY id")]
+        # Every run digested once and kept (record 0648), as in a database a daemon has served:
+        # then every phase's daemons start as a restarted one does, and the copy carries them.
+        p, a = serve(work, "digest", lite)
+        try:
+            warm([a], users)
+        finally:
+            stop([p])
         copy = subprocess.run([BIN, "db", "copy", lite, PG], capture_output=True, text=True)
         if copy.returncode != 0:
             sys.exit(f"bench-scale: db copy failed: {copy.stdout[-1000:]} {copy.stderr[-1000:]}")
-        users = [row[0] for row in sqlite3.connect(lite).execute("SELECT id FROM users ORDER BY id")]
         today = os.path.join(work, "today.jsonl")
         with open(today, "w") as f:
             for u in users:
@@ -140,6 +163,7 @@ def main():
                 # Warm-up: every runner's answer once (the caches as a running daemon has them).
                 t, ing, race = [none], [none], no_race
                 if "today" in PARTS:
+                    warm(addrs, users)
                     loadtest(addrs, today, 64, 2)
                     t = [loadtest(addrs, today, 64, SECONDS) for _ in range(RUNS)]
                 if "ingest" in PARTS:

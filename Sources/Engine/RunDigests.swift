@@ -17,23 +17,40 @@ public enum RunDigests {
     }
 
     /// The digests of `runs` (records as `runs(user:from:to:)` returns them, without tracks):
-    /// each track read from `store` unless `cache` has its digest.
+    /// from `cache`, else from the digests the store keeps (record 0648: one read for all the
+    /// runs the cache lacks), else computed from the run's track, then kept in the store for
+    /// the next daemon and in `cache`. A failure to keep them costs only a later recomputation,
+    /// so it does not fail the read.
     public static func digests(of runs: [RunRecord], store: any RunStore, cache: RunDigestCache?) throws -> [RunDigest] {
-        var out: [RunDigest] = []
-        out.reserveCapacity(runs.count)
-        for record in runs {
-            let digest: RunDigest?
-            if let known = cache?.lookup(record) {
-                digest = known.digest
-            } else {
-                var bytes = record.track
-                if bytes == nil { bytes = try store.run(user: record.userID, id: record.id)?.track }
-                digest = Self.digest(track: bytes)
-                cache?.store(digest, for: record)
-            }
-            if let digest { out.append(digest) }
+        var found: [Int: RunDigest?] = [:]
+        var missing: [Int] = []
+        for (i, record) in runs.enumerated() {
+            if let known = cache?.lookup(record) { found[i] = known.digest } else { missing.append(i) }
         }
-        return out
+        if !missing.isEmpty {
+            var stored: [UserID: [String: StoredRunDigest]] = [:]
+            for user in Set(missing.map { runs[$0].userID }) {
+                stored[user] = Dictionary((try store.runDigests(user: user)).map { ($0.runID, $0) }, uniquingKeysWith: { a, _ in a })
+            }
+            var computed: [StoredRunDigest] = []
+            for i in missing {
+                let record = runs[i]
+                let digest: RunDigest?
+                if let kept = stored[record.userID]?[record.id], kept.matches(record), let decoded = RunDigestCodec.decode(kept.bytes) {
+                    digest = decoded
+                } else {
+                    var bytes = record.track
+                    if bytes == nil { bytes = try store.run(user: record.userID, id: record.id)?.track }
+                    digest = Self.digest(track: bytes)
+                    computed.append(StoredRunDigest(userID: record.userID, runID: record.id, start: record.startTime,
+                                                    distance: record.distance, bytes: RunDigestCodec.encode(digest)))
+                }
+                cache?.store(digest, for: record)
+                found[i] = .some(digest)
+            }
+            try? store.storeRunDigests(computed)
+        }
+        return runs.indices.compactMap { found[$0] ?? nil }
     }
 }
 

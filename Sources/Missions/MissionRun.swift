@@ -39,7 +39,13 @@ public struct MissionRun: Sendable {
                 k += 1
             }
         }
-        precondition(k == times.count, "MissionRun: cleaned fixes do not match the metrics' profile")
+        guard k == times.count else {
+            // Metrics computed with another configuration than this one: the positions cannot
+            // be matched to the profile, so the run is known by its metrics alone (stored or
+            // outside tracks never trap the daemon).
+            self = MissionRun(metrics: metrics, configuration: configuration)
+            return
+        }
         self.metrics = metrics
         self.latitudes = lats
         self.longitudes = lons

@@ -22,6 +22,7 @@ enum PostgresSQL {
         "DELETE FROM badges WHERE user_id = $1",
         "DELETE FROM rewards WHERE user_id = $1",
         "DELETE FROM mission_assignments WHERE user_id = $1",
+        "DELETE FROM run_digests WHERE user_id = $1",
         "DELETE FROM runs WHERE user_id = $1",
         "DELETE FROM users WHERE id = $1",
         // Last: the deletes above bumped it. Numbers come from one sequence, so a runner made
@@ -38,6 +39,17 @@ enum PostgresSQL {
     static let allUsers = PGQuery("SELECT \(userColumns) FROM users ORDER BY id")
 
     // MARK: runs
+    /// Digests of stored runs (record 0648), kept only while their run is: the batch comes as
+    /// one JSON parameter (bytes in hex), and a digest without its run is skipped by the join.
+    static let runDigests = PGQuery("SELECT run_id, start_time, distance_m, digest FROM run_digests WHERE user_id = $1", [.text])
+    static let storeRunDigests = PGQuery("""
+        INSERT INTO run_digests (user_id, run_id, start_time, distance_m, digest)
+        SELECT d.u, d.r, d.s, d.m, decode(d.b, 'hex')
+        FROM json_to_recordset($1::json) AS d(u text, r text, s double precision, m double precision, b text)
+        JOIN runs ON runs.user_id = d.u COLLATE "C" AND runs.id = d.r COLLATE "C"
+        ON CONFLICT (user_id, run_id) DO UPDATE
+        SET start_time = excluded.start_time, distance_m = excluded.distance_m, digest = excluded.digest
+        """, [.text])
     /// Columns of a run without its track, in the order `PostgresStore.run(from:at:track:)` reads them.
     static let runSummaryColumns =
         "user_id, id, start_time, distance_m, elapsed_s, moving_s, elevation_gain_m, calories_kcal, source, rewarded, unrewarded_reason"
@@ -124,7 +136,8 @@ enum PostgresSQL {
     static let removeAll = [
         "DELETE FROM race_results", "DELETE FROM race_entries", "DELETE FROM races",
         "DELETE FROM ingest_answers", "DELETE FROM badges", "DELETE FROM rewards",
-        "DELETE FROM mission_assignments", "DELETE FROM runs", "DELETE FROM users", "DELETE FROM user_generations",
+        "DELETE FROM mission_assignments", "DELETE FROM run_digests", "DELETE FROM runs", "DELETE FROM users",
+        "DELETE FROM user_generations",
     ].map { PGQuery($0) }
 
     // MARK: races (record 0526)

@@ -18,6 +18,7 @@ enum PostgresSchema {
         Migration(version: 2, sql: version2),
         Migration(version: 3, sql: version3),
         Migration(version: 4, sql: version4),
+        Migration(version: 5, sql: version5),
     ]
 
     static var currentVersion: Int { migrations.count }
@@ -219,5 +220,20 @@ enum PostgresSchema {
                 VALUES (p_race, next_seq, p_kind, p_user, p_token, p_time, p_points);
             RETURN QUERY SELECT e.* FROM race_entries e WHERE e.race_id = p_race AND e.seq > p_after ORDER BY e.seq;
         END $$;
+        """
+
+    /// Digests of stored runs (record 0648): derived from the track, kept so that a run is
+    /// digested once, not at every daemon start; deleted with their run. No trigger bumps the
+    /// runner's generation: a digest changes no answer.
+    static let version5 = """
+        CREATE TABLE run_digests (
+            user_id text COLLATE "C" NOT NULL,
+            run_id text COLLATE "C" NOT NULL,
+            start_time double precision NOT NULL,
+            distance_m double precision NOT NULL,
+            digest bytea NOT NULL,
+            PRIMARY KEY (user_id, run_id),
+            FOREIGN KEY (user_id, run_id) REFERENCES runs (user_id, id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED
+        );
         """
 }

@@ -27,6 +27,32 @@ extension PostgresStore: RunStore {
         try checkedRuns(try rows(PostgresSQL.runsInRange, [.text(user), .double(from), .double(to)]))
     }
 
+    /// The digests kept for `user`'s runs (record 0648).
+    public func runDigests(user: UserID) throws -> [StoredRunDigest] {
+        let r = try rows(PostgresSQL.runDigests, [.text(user)])
+        return try (0..<r.count).map { i in
+            StoredRunDigest(userID: user, runID: try r.string(i, 0), start: try r.double(i, 1), distance: try r.double(i, 2),
+                            bytes: try r.optionalBytes(i, 3) ?? [])
+        }
+    }
+
+    /// Keeps `digests` in one statement; one whose run is not stored is skipped, and of two
+    /// for the same run the last is kept.
+    public func storeRunDigests(_ digests: [StoredRunDigest]) throws {
+        var seen = Set<[String]>()
+        let unique = digests.reversed().filter { seen.insert([$0.userID, $0.runID]).inserted }
+        guard !unique.isEmpty else { return }
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        let json = JSONWriter.string(.array(unique.map { d -> JSONValue in
+            var text: [UInt8] = []
+            text.reserveCapacity(d.bytes.count * 2)
+            for byte in d.bytes { text.append(hex[Int(byte >> 4)]); text.append(hex[Int(byte & 0x0F)]) }
+            return ["u": .string(d.userID), "r": .string(d.runID), "s": .number(d.start), "m": .number(d.distance),
+                    "b": .string(String(decoding: text, as: UTF8.self))]
+        }))
+        _ = try write(PostgresSQL.storeRunDigests, [.text(json)])
+    }
+
     private func checkedRuns(_ rows: PGRows) throws -> [RunRecord] {
         var runs: [RunRecord] = []
         runs.reserveCapacity(rows.count)

@@ -25,6 +25,37 @@ public protocol RunStore: Sendable {
     func run(user: UserID, id: String) throws -> RunRecord?
     /// A runner's runs with `startTime` in [from, to), ordered by start time then id, without tracks.
     func runs(user: UserID, from: EpochSeconds, to: EpochSeconds) throws -> [RunRecord]
+    /// The digests kept for a runner's runs (record 0648), in no particular order.
+    func runDigests(user: UserID) throws -> [StoredRunDigest]
+    /// Keeps digests of stored runs, replacing one kept for the same (user, run). A digest whose
+    /// run is not stored is not kept.
+    func storeRunDigests(_ digests: [StoredRunDigest]) throws
+}
+
+/// Derived data: a store that keeps no digests computes them again at every daemon start.
+extension RunStore {
+    public func runDigests(user: UserID) throws -> [StoredRunDigest] { [] }
+    public func storeRunDigests(_ digests: [StoredRunDigest]) throws {}
+}
+
+/// A stored run's digest (best efforts and explorer cells, record 0648) in its stored form
+/// (`RunDigestCodec`), with the run's start and distance as it was computed from: a digest
+/// whose run was re-stored with other totals no longer matches and is computed again.
+public struct StoredRunDigest: Sendable, Equatable {
+    public let userID: UserID
+    public let runID: String
+    public let start: EpochSeconds
+    public let distance: Meters
+    public let bytes: [UInt8]
+
+    public init(userID: UserID, runID: String, start: EpochSeconds, distance: Meters, bytes: [UInt8]) {
+        self.userID = userID; self.runID = runID; self.start = start; self.distance = distance; self.bytes = bytes
+    }
+
+    /// Whether this digest was computed from `run` as it is stored now.
+    public func matches(_ run: RunRecord) -> Bool {
+        run.userID == userID && run.id == runID && run.startTime == start && run.distance == distance
+    }
 }
 
 public protocol MissionStore: Sendable {

@@ -4,7 +4,8 @@ import RunusCore
 /// or back, or between two of a kind), then both databases' totals side by side.
 ///
 /// Runners are copied in batches, one destination transaction per batch: a runner's profile,
-/// runs with tracks, assignments in insertion order, ledger, badges and ingest answers. Rows go
+/// runs with tracks (and their digests, record 0648), assignments in insertion order, ledger,
+/// badges and ingest answers. Rows go
 /// in as stored (`DatabaseStore.storedRuns`: nothing repaired or left out). Assignment
 /// insertion order is kept per runner, which is all `MissionStore` promises. Then the races
 /// (record 0526), cancelled ones too, with their logs in `seq` order and their results.
@@ -67,6 +68,9 @@ public enum DatabaseCopy {
         let rewards: [RewardEntry]
         let badges: [BadgeAward]
         let answers: [StoredIngestAnswer]
+        /// Derived data (record 0648), copied so that the destination's daemons need not digest
+        /// every track again; not among the checked totals.
+        let digests: [StoredRunDigest]
 
         init(of profile: UserProfile, in store: any DatabaseStore) throws {
             self.profile = profile
@@ -75,6 +79,7 @@ public enum DatabaseCopy {
             rewards = try store.rewards(user: profile.id)
             badges = try store.badges(user: profile.id)
             answers = try store.ingestAnswers(user: profile.id)
+            digests = try store.runDigests(user: profile.id)
         }
 
         func insert(into store: any DatabaseStore) throws {
@@ -82,6 +87,7 @@ public enum DatabaseCopy {
             for run in runs {
                 guard try store.insertRun(run) else { throw DatabaseCopyError.duplicateRun(user: profile.id, id: run.id) }
             }
+            try store.storeRunDigests(digests)
             for assignment in assignments { try store.insertAssignment(assignment) }
             for reward in rewards { try store.insertReward(reward) }
             for badge in badges { try store.insertBadge(badge) }

@@ -45,6 +45,36 @@ extension SQLiteStore: RunStore {
         }
     }
 
+    /// The digests kept for `user`'s runs (record 0648).
+    public func runDigests(user: UserID) throws -> [StoredRunDigest] {
+        try connection.withStatement(StoreSQL.runDigests) { s in
+            try s.bind(user, at: 1)
+            var out: [StoredRunDigest] = []
+            while try s.step() {
+                out.append(StoredRunDigest(userID: user, runID: s.string(at: 0), start: s.double(at: 1),
+                                           distance: s.double(at: 2), bytes: s.optionalBlob(at: 3) ?? []))
+            }
+            return out
+        }
+    }
+
+    /// Keeps `digests` in one transaction; one whose run is not stored is skipped.
+    public func storeRunDigests(_ digests: [StoredRunDigest]) throws {
+        guard !digests.isEmpty else { return }
+        try transaction {
+            for digest in digests {
+                try connection.withStatement(StoreSQL.storeRunDigest) { s in
+                    try s.bind(digest.userID, at: 1)
+                    try s.bind(digest.runID, at: 2)
+                    try s.bind(digest.start, at: 3)
+                    try s.bind(digest.distance, at: 4)
+                    try s.bind(digest.bytes, at: 5)
+                    try s.step()
+                }
+            }
+        }
+    }
+
     /// All of a runner's runs, ordered by start time then id, without tracks.
     public func allRuns(user: UserID) throws -> [RunRecord] {
         try connection.withStatement(StoreSQL.allRuns) { s in

@@ -13,6 +13,7 @@ public enum Schema {
         Migration(version: 3, sql: version3),
         Migration(version: 4, sql: version4),
         Migration(version: 5, sql: version5),
+        Migration(version: 6, sql: version6),
     ]
 
     /// The schema version this build reads and writes.
@@ -282,5 +283,19 @@ public enum Schema {
             PRIMARY KEY (race_id, user_id),
             UNIQUE (race_id, rank)
         ) STRICT;
+        """
+
+    /// Digests of stored runs (record 0648): derived from the track, kept so that a run is
+    /// digested once, not at every daemon start; deleted with their run.
+    static let version6 = """
+        CREATE TABLE run_digests (
+            user_id TEXT NOT NULL,
+            run_id TEXT NOT NULL,
+            start_time REAL NOT NULL,
+            distance_m REAL NOT NULL,
+            digest BLOB NOT NULL,
+            PRIMARY KEY (user_id, run_id),
+            FOREIGN KEY (user_id, run_id) REFERENCES runs(user_id, id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED
+        ) STRICT, WITHOUT ROWID;
         """
 }

@@ -22,6 +22,7 @@ enum StoreSQL {
         "DELETE FROM badges WHERE user_id = ?",
         "DELETE FROM rewards WHERE user_id = ?",
         "DELETE FROM mission_assignments WHERE user_id = ?",
+        "DELETE FROM run_digests WHERE user_id = ?",
         "DELETE FROM runs WHERE user_id = ?",
         "DELETE FROM users WHERE id = ?",
     ]
@@ -35,6 +36,12 @@ enum StoreSQL {
     static let insertRun = """
         INSERT INTO runs (\(runSummaryColumns), track) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT(user_id, id) DO NOTHING
+        """
+    /// Digests of stored runs (record 0648): kept only while their run is.
+    static let runDigests = "SELECT run_id, start_time, distance_m, digest FROM run_digests WHERE user_id = ?"
+    static let storeRunDigest = """
+        INSERT OR REPLACE INTO run_digests (user_id, run_id, start_time, distance_m, digest)
+        SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS (SELECT 1 FROM runs WHERE user_id = ?1 AND id = ?2)
         """
     static let runByID = "SELECT \(runSummaryColumns), track FROM runs WHERE user_id = ? AND id = ?"
     static let runsInRange = """
@@ -101,6 +108,6 @@ extension StoreSQL {
     static let removeAll = [
         "DELETE FROM race_results", "DELETE FROM race_entries", "DELETE FROM races",
         "DELETE FROM ingest_answers", "DELETE FROM badges", "DELETE FROM rewards",
-        "DELETE FROM mission_assignments", "DELETE FROM runs", "DELETE FROM users",
+        "DELETE FROM mission_assignments", "DELETE FROM run_digests", "DELETE FROM runs", "DELETE FROM users",
     ]
 }

@@ -168,6 +168,32 @@ struct MissionKindsV5Tests {
         #expect(try RunDigests.digests(of: [summary], store: store, cache: cache).isEmpty)
         #expect(cache.lookup(summary) != nil)
     }
+
+    @Test("digests kept in the store (record 0648): a second daemon reads no track; one kept for other totals, or bytes that do not decode, are computed again")
+    func keptDigests() throws {
+        let past = sameRoute(count: 3, distance: 3000, pace: 330)
+        let summaries = past.records.map { var r = $0; r.track = nil; return r }
+        let expected = past.records.compactMap { RunDigests.digest(track: $0.track) }
+        let store = try MemoryStoreForDigests(records: past.records, keepsDigests: true)
+        #expect(try RunDigests.digests(of: summaries, store: store, cache: RunDigestCache()) == expected)
+        #expect(store.reads.withLock { $0 } == 3 && store.kept.withLock { $0.count } == 3)
+        // A new daemon (an empty cache): every digest comes from the store, bit for bit.
+        #expect(try RunDigests.digests(of: summaries, store: store, cache: RunDigestCache()) == expected)
+        #expect(try RunDigests.digests(of: summaries, store: store, cache: nil) == expected)
+        #expect(store.reads.withLock { $0 } == 3)
+        // Kept for a run stored with other totals, or unreadable: computed again and replaced.
+        let first = try #require(summaries.first)
+        store.kept.withLock { all in
+            all[[first.userID, first.id]] = StoredRunDigest(userID: first.userID, runID: first.id, start: first.startTime,
+                                                            distance: first.distance + 1, bytes: RunDigestCodec.encode(nil))
+            let second = summaries[1]
+            all[[second.userID, second.id]] = StoredRunDigest(userID: second.userID, runID: second.id, start: second.startTime,
+                                                              distance: second.distance, bytes: [RunDigestCodec.version, 7])
+        }
+        #expect(try RunDigests.digests(of: summaries, store: store, cache: RunDigestCache()) == expected)
+        #expect(store.reads.withLock { $0 } == 5)
+        #expect(store.kept.withLock { $0[[first.userID, first.id]]?.matches(first) } == true)
+    }
 }
 
 @Suite("explorer and personal best through missions.today and runs.ingest")
@@ -210,8 +236,19 @@ struct MissionKindsV5ServiceTests {
 final class MemoryStoreForDigests: RunStore, Sendable {
     let records: [RunRecord]
     let reads = Mutex<Int>(0)
+    /// Digests kept as a store keeps them (record 0648), by [user, run]; none when not `keeps`.
+    let kept = Mutex<[[String]: StoredRunDigest]>([:])
+    let keeps: Bool
 
-    init(records: [RunRecord]) throws { self.records = records }
+    init(records: [RunRecord], keepsDigests: Bool = false) throws { self.records = records; keeps = keepsDigests }
+
+    func runDigests(user: UserID) throws -> [StoredRunDigest] { kept.withLock { Array($0.values.filter { $0.userID == user }) } }
+    func storeRunDigests(_ digests: [StoredRunDigest]) throws {
+        guard keeps else { return }
+        kept.withLock { all in
+            for d in digests where records.contains(where: { $0.userID == d.userID && $0.id == d.runID }) { all[[d.userID, d.runID]] = d }
+        }
+    }
 
     func insertRun(_ run: RunRecord) throws -> Bool { false }
     func run(user: UserID, id: String) throws -> RunRecord? {

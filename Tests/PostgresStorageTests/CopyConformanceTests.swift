@@ -26,6 +26,10 @@ struct CopyConformanceTests {
                     try store.insertAssignment(a)
                     try store.insertReward(RewardEntry(userID: user, time: run.startTime, xp: 10 + r, reason: "run", ref: run.id))
                     try store.recordIngestAnswer(user: user, runID: run.id, answerJSON: #"{"run":\#(r)}"#)
+                    if r % 3 == 0 {
+                        try store.storeRunDigests([StoredRunDigest(userID: user, runID: run.id, start: run.startTime,
+                                                                   distance: run.distance, bytes: [1, 0, UInt8(r)])])
+                    }
                 }
                 try store.insertBadge(BadgeAward(userID: user, badgeID: "first_run", awardedAt: 1_760_000_000.1, runID: "run-0"))
             }
@@ -66,6 +70,9 @@ struct CopyConformanceTests {
                     #expect(try destination.rewards(user: user) == source.rewards(user: user))
                     #expect(try destination.badges(user: user) == source.badges(user: user))
                     #expect(try destination.ingestAnswers(user: user) == source.ingestAnswers(user: user))
+                    let digests = try source.runDigests(user: user).sorted { $0.runID < $1.runID }
+                    #expect(digests.count == 4)
+                    #expect(try destination.runDigests(user: user).sorted { $0.runID < $1.runID } == digests)
                     #expect(try destination.decidedAssignments() == source.decidedAssignments())
                 }
                 #expect(outcome.source.races == 3 && outcome.source.raceEntries == 60 && outcome.source.raceResults == 2)

@@ -143,3 +143,37 @@ struct RoundTripConformanceTests {
         }
     }
 }
+
+/// Digests of stored runs (record 0648): derived data kept beside the runs, on both stores.
+@Suite("Store conformance: run digests")
+struct RunDigestConformanceTests {
+    static func digest(_ run: RunRecord, _ bytes: [UInt8]) -> StoredRunDigest {
+        StoredRunDigest(userID: run.userID, runID: run.id, start: run.startTime, distance: run.distance, bytes: bytes)
+    }
+
+    @Test("kept bit for bit, replaced, skipped without their run, and deleted with the runner", arguments: StoreKind.allCases)
+    func keptReplacedDeleted(kind: StoreKind) throws {
+        try withStore(kind) { store throws in
+            try store.upsertUser(Sample.user("u1"))
+            try store.upsertUser(Sample.user("u2"))
+            let a = Sample.run("r1", user: "u1", start: 1_760_000_000.000_000_1)
+            var b = Sample.run("r2", user: "u1", start: 1_760_086_400)
+            b.distance = 0.1 + 0.2
+            let other = Sample.run("r1", user: "u2", start: 1_760_000_000)
+            for run in [a, b, other] { #expect(try store.insertRun(run)) }
+            let bytes: [UInt8] = (0..<5_000).map { UInt8(truncatingIfNeeded: $0 &* 7) } + [0, 255]
+            try store.storeRunDigests([Self.digest(a, bytes), Self.digest(b, [1, 0]), Self.digest(other, [9]),
+                                       StoredRunDigest(userID: "u1", runID: "no-such-run", start: 1, distance: 1, bytes: [1])])
+            let kept = try store.runDigests(user: "u1").sorted { $0.runID < $1.runID }
+            #expect(kept == [Self.digest(a, bytes), Self.digest(b, [1, 0])])
+            #expect(kept.first?.matches(a) == true && kept.last?.matches(b) == true)
+            #expect(kept.first?.start.bitPattern == a.startTime.bitPattern && kept.last?.distance.bitPattern == b.distance.bitPattern)
+            // Replaced, the last of two for one run kept.
+            try store.storeRunDigests([Self.digest(a, [2]), Self.digest(a, [3])])
+            #expect(try store.runDigests(user: "u1").first { $0.runID == "r1" }?.bytes == [3])
+            #expect(try store.deleteUser(id: "u1"))
+            #expect(try store.runDigests(user: "u1").isEmpty)
+            #expect(try store.runDigests(user: "u2") == [Self.digest(other, [9])])
+        }
+    }
+}
