@@ -107,8 +107,8 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
         init(_ room: Room) { state = Mutex(room) }
     }
 
-    private let rooms = Mutex<[String: RoomBox]>([:])
-    private let store: any EngineStore
+    let rooms = Mutex<[String: RoomBox]>([:])
+    let store: any EngineStore
     private let resolver: any UTCOffsetResolver
     private let makeTracker: @Sendable () -> Tracker
     public let limits: RaceLimits
@@ -118,10 +118,10 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
     private let raceRuns: RunIngestion?
     /// Receives the events of commands other daemons on a shared store appended (record 0541),
     /// as this daemon's rooms catch up with them, in order.
-    private let caughtUp: @Sendable (String, [SequencedRaceEvent]) -> Void
+    let caughtUp: @Sendable (String, [SequencedRaceEvent]) -> Void
     /// When `list` last read the store's races (monotonic-free: the callers' `now`), for a
     /// shared store: races other daemons created are listed from then on.
-    private let lastListSync = Mutex<EpochSeconds>(-.infinity)
+    let lastListSync = Mutex<EpochSeconds>(-.infinity)
     /// How often `list` reads the races other daemons created, seconds.
     public static var listSyncInterval: Seconds { 1 }
 
@@ -168,13 +168,13 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
     }
 
     /// Whether a stored race is still one a daemon keeps a room for at `now`.
-    private func isRetained(_ race: StoredRace, now: EpochSeconds) -> Bool {
+    func isRetained(_ race: StoredRace, now: EpochSeconds) -> Bool {
         let settings = Self.settings(race)
         return race.cancelledAt == nil && now < settings.startTime + settings.cutoff + limits.finishedRetention
     }
 
     /// A room as its store says: settings, the log replayed, results if stored.
-    private func rebuild(_ race: StoredRace) throws -> Room {
+    func rebuild(_ race: StoredRace) throws -> Room {
         var room = RaceRoom(settings: Self.settings(race), makeTracker: makeTracker)
         room.rules = positionRules
         let entries = try store.raceEntries(race: race.id)
@@ -185,7 +185,7 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
     }
 
     /// The awards of a race whose results are stored; nil when there are none yet.
-    private func storedAwards(_ race: String) throws -> [RaceAward]? {
+    func storedAwards(_ race: String) throws -> [RaceAward]? {
         let results = try store.raceResults(race: race)
         return results.isEmpty ? nil : results.filter { $0.status == RankingEntry.Status.finished.rawValue }
             .map { RaceAward(userID: $0.userID, xp: $0.xp, badges: $0.badges) }
@@ -193,7 +193,7 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
 
     /// Applies one logged command to a room (at the time it was accepted); its events, or none
     /// when the room refuses it.
-    private static func apply(_ entry: RaceLogEntry, to room: inout RaceRoom<Tracker>) -> [RaceEvent] {
+    static func apply(_ entry: RaceLogEntry, to room: inout RaceRoom<Tracker>) -> [RaceEvent] {
         switch entry.kind {
         case .join: return (try? room.join(user: entry.userID, tokenDigest: entry.tokenDigest, now: entry.time)) ?? []
         case .leave: return (try? room.leave(tokenDigest: entry.tokenDigest, now: entry.time)) ?? []
@@ -206,124 +206,6 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
     static func settings(_ race: StoredRace) -> RaceSettings {
         RaceSettings(id: race.id, name: race.name, distance: race.distance, startTime: race.startTime, capacity: race.capacity,
                      isPublic: race.isPublic, createdBy: race.createdBy, inviteDigest: race.inviteDigest)
-    }
-
-    // MARK: sharing a store with other daemons (record 0541)
-
-    /// Applies what other daemons appended to a room's race (`tail`, entries after the room's
-    /// `logSeq`) and hands their events, numbered, to `caughtUp`. A cancelled race throws
-    /// `unknownRace` (the caller forgets the room).
-    private func catchUp(_ entry: inout Room, race: String, tail: RaceLogTail, now: EpochSeconds) throws {
-        if tail.cancelled {
-            entry.gone = true
-            throw RaceServiceError.unknownRace(race)
-        }
-        var sequenced: [SequencedRaceEvent] = []
-        for logged in tail.entries where logged.seq > entry.logSeq {
-            let events = Self.apply(logged, to: &entry.room)
-            entry.logSeq = logged.seq
-            let cause = logged.kind == .position
-                ? RaceCause(user: logged.userID, pointTime: logged.points.flatMap { try? CompactTrackCodec.decode($0).points.last?.time })
-                : nil
-            for event in events {
-                entry.eventSeq = Self.nextSeq(after: entry.eventSeq, now: now)
-                sequenced.append(SequencedRaceEvent(event: event, seq: entry.eventSeq, cause: cause))
-            }
-        }
-        if !sequenced.isEmpty { caughtUp(race, sequenced) }
-    }
-
-    /// Brings race `id`'s room up to the store's log now (another daemon's commands); on a
-    /// store only this daemon writes, nothing to do. The events go to `caughtUp`. A race
-    /// another daemon cancelled is forgotten, and its watchers are told.
-    public func catchUp(_ id: String, now: EpochSeconds) throws {
-        guard store.racesAreShared, let box = rooms.withLock({ $0[id] }) else { return }
-        try locked(box, id, now: now) { entry in try readTail(&entry, id, now: now) }
-    }
-
-    /// `catchUp` of several races, with one read of the store for all of them (`raceTails`):
-    /// what a daemon does when another announces commands in many races at once, and at every
-    /// tick (record 0543). Races with no room here are skipped; a failed read leaves the rooms
-    /// as they are (the next command or tick catches them up).
-    public func catchUp(_ ids: [String], now: EpochSeconds) {
-        guard store.racesAreShared else { return }
-        let boxes = rooms.withLock { rooms in ids.compactMap { id in rooms[id].map { (id: id, box: $0) } } }
-        guard !boxes.isEmpty else { return }
-        let known = boxes.map { room in room.box.state.withLock { (race: room.id, after: $0.logSeq) } }
-        guard let tails = try? store.raceTails(known) else { return }
-        for (id, box) in boxes {
-            // The tail was read after a logSeq this room has reached, so the entries past its
-            // logSeq now follow on from it. A stale room, or a race the read did not find,
-            // goes through `readTail` (a reload, or the room forgotten).
-            try? locked(box, id, now: now) { entry in
-                if !entry.stale, let tail = tails[id] {
-                    try catchUp(&entry, race: id, tail: tail, now: now)
-                } else {
-                    try readTail(&entry, id, now: now)
-                }
-            }
-        }
-    }
-
-    /// Every room, caught up (after a lost notification channel came back).
-    public func catchUpAll(now: EpochSeconds) {
-        catchUp(rooms.withLock { Array($0.keys) }, now: now)
-    }
-
-    /// `catchUp` of one room, under its lock.
-    private func readTail(_ entry: inout Room, _ id: String, now: EpochSeconds) throws {
-        if entry.stale { try reload(&entry, id) }
-        guard let tail = try store.raceTail(race: id, after: entry.logSeq) else {
-            entry.gone = true
-            throw RaceServiceError.unknownRace(id)
-        }
-        try catchUp(&entry, race: id, tail: tail, now: now)
-    }
-
-    /// Runs `body` under the room's lock; when it finds the race cancelled by another daemon,
-    /// forgets the room afterwards and tells its watchers (`caughtUp`).
-    private func locked<T>(_ box: RoomBox, _ id: String, now: EpochSeconds?,
-                           _ body: (inout sending Room) throws -> sending T) throws -> sending T {
-        do {
-            return try box.state.withLock(body)
-        } catch {
-            let (gone, seq) = box.state.withLock { ($0.gone, $0.eventSeq) }
-            if gone {
-                let removed = rooms.withLock { rooms -> Bool in
-                    guard rooms[id] === box else { return false }
-                    rooms[id] = nil
-                    return true
-                }
-                if removed { caughtUp(id, [SequencedRaceEvent(event: .cancelled, seq: Self.nextSeq(after: seq, now: now ?? 0))]) }
-                throw RaceServiceError.unknownRace(id)
-            }
-            throw error
-        }
-    }
-
-    /// Rebuilds a stale room from the log (its event seq carries on).
-    private func reload(_ entry: inout Room, _ id: String) throws {
-        guard let race = try store.race(id: id), race.cancelledAt == nil else { throw RaceServiceError.unknownRace(id) }
-        let eventSeq = entry.eventSeq
-        entry = try rebuild(race)
-        entry.eventSeq = eventSeq
-    }
-
-    /// Races other daemons created since the last look, as rooms here (at most once every
-    /// `listSyncInterval`, or always with `force`).
-    private func loadNewRaces(now: EpochSeconds, force: Bool = false) {
-        guard store.racesAreShared else { return }
-        let due = lastListSync.withLock { last in
-            guard force || now - last >= Self.listSyncInterval || now < last else { return false }
-            last = now
-            return true
-        }
-        guard due, let stored = try? store.activeRaces(startingFrom: now - Self.longestCutoff - limits.finishedRetention) else { return }
-        let known = rooms.withLock { Set($0.keys) }
-        for race in stored where !known.contains(race.id) && isRetained(race, now: now) {
-            guard let room = try? rebuild(race) else { continue }
-            rooms.withLock { $0[race.id] = $0[race.id] ?? RoomBox(room) }
-        }
     }
 
     // MARK: rooms
@@ -490,12 +372,18 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
     /// shared store each room is caught up with the log first, and a finished race whose results
     /// another daemon stored takes them.
     public func tick(now: EpochSeconds) -> [(String, [SequencedRaceEvent])] {
-        rooms.withLock { rooms in
-            rooms = rooms.filter { _, box in
-                box.state.withLock { entry in
-                    let room = entry.room
-                    return room.phase != .finished || now < room.settings.startTime + room.settings.cutoff + limits.finishedRetention
-                }
+        // Each room's lock is taken outside the registry's: a room may be held for a store
+        // round trip, and every request looks its room up in the registry.
+        let boxes = rooms.withLock { $0 }
+        let expired = boxes.filter { _, box in
+            box.state.withLock { entry in
+                let room = entry.room
+                return room.phase == .finished && now >= room.settings.startTime + room.settings.cutoff + limits.finishedRetention
+            }
+        }
+        if !expired.isEmpty {
+            rooms.withLock { rooms in
+                for (id, box) in expired where rooms[id] === box { rooms[id] = nil }
             }
         }
         let ids = rooms.withLock { Array($0.keys).sorted() }
@@ -582,74 +470,6 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
         return events
     }
 
-    /// A position on a shared store (record 0543), in one round trip: checked against the room,
-    /// appended at the end of the log whatever other daemons appended meanwhile
-    /// (`appendRaceEntryAtEnd`), then the room applies their entries and this one, in log
-    /// order, as every replay does. A position's effect is decided by the log alone (a runner
-    /// who left in between has it refused here and in every replay alike), so nothing is
-    /// locked for longer than the insert. A refusal is decided on a caught-up room (a join
-    /// another daemon logged may be missing here) and logs nothing. A store failure leaves the
-    /// room as it was: if the append did commit, the next catch-up applies it like another's.
-    private func appendPosition(_ command: RaceCommand, to entry: inout Room, race id: String, now: EpochSeconds,
-                                _ change: (inout RaceRoom<Tracker>) throws -> [RaceEvent]) throws -> [RaceEvent] {
-        if entry.room.positionRefusal(tokenDigest: command.tokenDigest) != nil {
-            try readTail(&entry, id, now: now)
-            if let refusal = entry.room.positionRefusal(tokenDigest: command.tokenDigest) { throw refusal }
-        }
-        let logged = RaceLogEntry(raceID: id, seq: entry.logSeq + 1, kind: command.kind,
-                                  userID: entry.room.participant(tokenDigest: command.tokenDigest) ?? "",
-                                  tokenDigest: command.tokenDigest, time: now, points: command.points)
-        guard let appended = try store.appendRaceEntryAtEnd(logged, after: entry.logSeq) else {
-            entry.gone = true
-            throw RaceServiceError.unknownRace(id)
-        }
-        guard let own = appended.last, own.seq > entry.logSeq, own.tokenDigest == command.tokenDigest else {
-            entry.stale = true  // an answer this code cannot have made: read the log again
-            throw RaceServiceError.unknownRace(id)
-        }
-        try catchUp(&entry, race: id, tail: RaceLogTail(cancelled: false, entries: Array(appended.dropLast())), now: now)
-        entry.logSeq = own.seq
-        do {
-            return try change(&entry.room)
-        } catch let error as RaceError {
-            throw error  // refused (or disqualified) here as in every replay of the log
-        } catch {
-            entry.stale = true
-            throw error
-        }
-    }
-
-    /// A command on a shared store: under the race's lock, the room applies what other daemons
-    /// appended, then the command, which is appended after them in the same transaction. When
-    /// the transaction fails after the room applied the command, the room is rebuilt from the log.
-    private func lockedAppend(_ command: RaceCommand, to entry: inout Room, race id: String, now: EpochSeconds,
-                              _ change: (inout RaceRoom<Tracker>) throws -> [RaceEvent]) throws -> [RaceEvent] {
-        var events: [RaceEvent] = []
-        var refusal: RaceError?
-        var applied = false
-        do {
-            try store.appendRaceEntry(race: id, after: entry.logSeq) { tail in
-                try catchUp(&entry, race: id, tail: tail, now: now)
-                let user = command.user ?? entry.room.participant(tokenDigest: command.tokenDigest) ?? ""
-                do {
-                    events = try change(&entry.room)
-                } catch let error as RaceError {
-                    guard case .implausibleFinish = error else { throw error }
-                    refusal = error
-                }
-                applied = true
-                return RaceLogEntry(raceID: id, seq: entry.logSeq + 1, kind: command.kind, userID: user,
-                                    tokenDigest: command.tokenDigest, time: now, points: command.points)
-            }
-            entry.logSeq += 1
-        } catch {
-            if applied { recover(&entry, race: id) }
-            throw error
-        }
-        if let refusal { throw refusal }
-        return events
-    }
-
     /// Commits one command to the race's log (a store only this daemon writes); when the store
     /// fails the room goes back to what the log says.
     private func append(_ command: RaceCommand, user: UserID, to entry: inout Room, race: String,
@@ -667,7 +487,7 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
 
     /// Memory is one command ahead of the log: go back to what the log says now, or, if the
     /// store cannot even be read, before the room's next command.
-    private func recover(_ entry: inout Room, race: String) {
+    func recover(_ entry: inout Room, race: String) {
         let eventSeq = entry.eventSeq
         if let stored = try? store.race(id: race), let rebuilt = try? rebuild(stored) {
             entry = rebuilt
@@ -682,25 +502,8 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
         return nil
     }
 
-    /// A finished room on a shared store: under the race's lock, after what other daemons
-    /// appended, stores the results (and awards, and race runs) unless a daemon did already,
-    /// in which case the room takes those.
-    private func finishShared(_ entry: inout Room, race id: String, now: EpochSeconds) throws {
-        var awards: [RaceAward]?
-        try store.appendRaceEntry(race: id, after: entry.logSeq) { tail in
-            try catchUp(&entry, race: id, tail: tail, now: now)
-            if let stored = try storedAwards(id) {
-                awards = stored
-            } else {
-                awards = try finish(id, settings: entry.room.settings, ranking: entry.room.ranking(now: now), now: now)
-            }
-            return nil
-        }
-        entry.awards = awards
-    }
-
     /// Awards the finishers and stores every runner's result, in one transaction.
-    private func finish(_ raceID: String, settings: RaceSettings, ranking: [RankingEntry], now: EpochSeconds) throws -> [RaceAward] {
+    func finish(_ raceID: String, settings: RaceSettings, ranking: [RankingEntry], now: EpochSeconds) throws -> [RaceAward] {
         let distance = settings.distance
         return try store.transaction {
             var awards: [RaceAward] = []
