@@ -46,7 +46,8 @@ extension RequestGenerator {
     mutating func scenarioRunner(now: Double, fresh: Bool = false) -> String {
         if !fresh, runners.count > 1, g.bernoulli(0.3) { return PathologicalValues.pick(Array(runners.dropFirst()), &g).id }
         runnerCount += 1
-        let suffixes = ["", "", "", ":x", "-y", "é", "🏃", "\u{0}z", " ", "\u{202E}", ":2026:12", "\\"]
+        // U+0000 is refused at the door (record 0544): `deletion` asks for it and expects that.
+        let suffixes = ["", "", "", ":x", "-y", "é", "🏃", "\u{1}z", " ", "\u{202E}", ":2026:12", "\\"]
         let id = "\(namespace)-d\(runnerCount)" + PathologicalValues.pick(suffixes, &g)
         runners.append(Runner(id: id))
         if runners.count > 64 { runners.remove(at: 1) }
@@ -188,7 +189,7 @@ extension RequestGenerator {
     /// afterwards the runner and its run are gone. Never one of `runners`, whose reads must work.
     mutating func deletion(now: Double) {
         runnerCount += 1
-        let user = "\(namespace)-gone\(runnerCount)" + PathologicalValues.pick(["", ":x", "é", "\u{0}z"], &g)
+        let user = "\(namespace)-gone\(runnerCount)" + PathologicalValues.pick(["", ":x", "é", "\u{1}z"], &g)
         let u: (String, RawJSON) = ("user", .string(user))
         var upsert = upsert(user, now: now)
         upsert.barrier = true
@@ -206,6 +207,8 @@ extension RequestGenerator {
             enqueue(line("users.delete", [("user", g.bernoulli(0.5) ? .string(user) : .string(odd))], family: "delete:users.delete-odd",
                          user: user, barrier: true))
         }
+        enqueue(line("users.get", [("user", .string(user + "\u{0}"))], family: "delete:users.get-nul", expectation: .error("bad_request"),
+                     user: user, barrier: true))
         enqueue(line("users.get", [u], family: "delete:users.get", expectation: .error("not_found"), user: user, barrier: true))
         enqueue(line("runs.get", [u, ("run_id", .string("r1"))], family: "delete:runs.get", expectation: .error("not_found"),
                      user: user, barrier: true))

@@ -22,6 +22,9 @@ public final class Router: Sendable {
 
     public let stats: Stats
     private let handlers = Mutex<[String: Operation]>([:])
+    /// `store_unavailable` lines: during an outage every request fails alike, so the first 10 a
+    /// second are written and the rest counted into the next one (`suppressed_before`).
+    private let unavailableLog = Mutex(LogRateLimiter(perWindow: 10, windowNanoseconds: 1_000_000_000))
     private let log: @Sendable (String) -> Void
 
     /// What to do with one request line.
@@ -117,6 +120,13 @@ public final class Router: Sendable {
             stats.record(op: Stats.invalidOp, ok: false)
             return .answered(Answer.failureLine(id: .null, code: .badJSON, message: "\(error)"))
         }
+        if NULText.mayHold(line), let path = NULText.path(in: value) {
+            stats.record(op: Stats.invalidOp, ok: false)
+            let field = path.split(separator: ".").first.map { String($0.split(separator: "[").first ?? $0) }
+            return .answered(Answer.failureLine(id: echoedID, error: .badRequest(
+                "request text may not contain U+0000 (found in \(path)): no store can hold it (record 0544)",
+                field: field.flatMap { $0.hasPrefix("(") ? nil : $0 })))
+        }
         if case .object(let members) = value, members["op"] == .string("auth") {
             return .auth(id: echoedID, token: members["token"])
         }
@@ -197,10 +207,15 @@ public final class Router: Sendable {
         // The database is down or too slow (record 0406): the client may retry; the detail
         // (which server, what libpq said) goes to the log only.
         if let failure = error as? any StoreFailure, let reason = failure.unavailableReason {
-            log(ServerLog.line(.warn, "store_unavailable", [
-                "op": .string(request.op), "id": request.id, "connection": .number(Double(request.connectionID)),
-                "request_id": .string(request.requestID), "message": .string("\(error)"),
-            ]))
+            let (write, suppressed) = unavailableLog.withLock { $0.admit(now: Sys.monotonicNanoseconds()) }
+            if write {
+                var fields: [String: JSONValue] = [
+                    "op": .string(request.op), "id": request.id, "connection": .number(Double(request.connectionID)),
+                    "request_id": .string(request.requestID), "message": .string("\(error)"),
+                ]
+                if suppressed > 0 { fields["suppressed_before"] = .number(Double(suppressed)) }
+                log(ServerLog.line(.warn, "store_unavailable", fields))
+            }
             return Failure(code: .unavailable, message: "\(request.op): \(reason); retry later")
         }
         log(ServerLog.line(.error, "internal_error", [

@@ -75,6 +75,21 @@ struct RouterTests {
         #expect(router.answer(to: ["op": "other"]).errorCode == "internal")  // another kind of store error
     }
 
+    @Test("during an outage every request is answered unavailable, but the log gets 10 lines a second, not one per request")
+    func storeUnavailableRateLimited() throws {
+        let logs = LogSink()
+        let router = Router(log: { logs.append($0) })
+        router.register("down") { _ in throw DatabaseDown(reason: "the database is unavailable: connection refused") }
+        let began = Sys.monotonicNanoseconds()
+        for i in 0..<2_000 { #expect(router.answer(to: ["op": "down", "id": .number(Double(i))]).errorCode == "unavailable") }
+        let windows = Int((Sys.monotonicNanoseconds() - began) / 1_000_000_000) + 1
+        let lines = logs.all.filter { $0.contains("store_unavailable") }
+        #expect(lines.count >= 10 && lines.count <= 10 * windows, "\(lines.count) lines in \(windows) windows")
+        // A line after a suppressing window says how many it left out.
+        let counted = lines.compactMap { try? JSONParser.parse($0)["suppressed_before"]?.doubleValue }.reduce(0, +)
+        #expect(Int(counted) + lines.count <= 2_000)
+    }
+
     @Test("the answer line is the sorted-key JSON plus LF")
     func answerLine() {
         let line = Self.router().answerLine(for: Array(#"{"id":1,"op":"greet","name":"ann"}"#.utf8))
