@@ -80,14 +80,25 @@ public struct ReportData: Sendable {
                                              runner: e.userID, experience: RunnerExperience(earlierRuns: earlierRuns(e.userID, e.time)),
                                              month: String(iso.prefix(7)), day: iso))
         }
-        return ReportData(examples: examples, recommended: try recommendations(offered, runs: runs, models: models, earlierRuns: earlierRuns),
+        // Each offer's state as training and serving build it: the runner's earlier runs, past
+        // outcomes, UTC offset and track digests (read once per runner with a modelled offer).
+        let offersOf = Dictionary(grouping: offers, by: \.userID)
+        var outcomes: [UserID: [PastOutcome]] = [:], digests: [UserID: [RunDigest]] = [:]
+        func state(_ a: MissionAssignment) -> RunnerState {
+            let user = a.userID, all = runs[user] ?? []
+            if outcomes[user] == nil { outcomes[user] = PastOutcome.from(assignments: offersOf[user] ?? [], runs: all) }
+            if digests[user] == nil { digests[user] = TrainingPipeline.digests(of: all, store: store) }
+            return RunnerState(history: Array(all.prefix(earlierRuns(user, a.offeredAt))), outcomes: outcomes[user] ?? [],
+                               asOf: a.offeredAt, utcOffset: offsets[user] ?? 0, digests: digests[user] ?? [])
+        }
+        return ReportData(examples: examples, recommended: try recommendations(offered, models: models, state: state),
                           features: x, firstDay: first.description, lastDay: last.description, period: period)
     }
 
-    /// The offers as recommendations: features as of the offer for the kinds the schema models
-    /// (`ExampleBuilder`'s rule), every model's prediction, and the outcome when tried.
-    static func recommendations(_ offered: [MissionAssignment], runs: [UserID: [RunRecord]], models: [EvaluatedModel],
-                                earlierRuns: (UserID, EpochSeconds) -> Int) throws -> [RecommendedMission] {
+    /// The offers as recommendations: features of `state` (as of the offer) for the kinds the
+    /// schema models (`ExampleBuilder`'s rule), every model's prediction, and the outcome when tried.
+    static func recommendations(_ offered: [MissionAssignment], models: [EvaluatedModel],
+                                state: (MissionAssignment) -> RunnerState) throws -> [RecommendedMission] {
         var rows: [[Double]] = [], scoredIndex: [Int?] = []
         for a in offered {
             let spec: MissionSpec
@@ -95,9 +106,8 @@ public struct ReportData: Sendable {
                 throw TrainingError.invalidStoredSpec(assignment: a.id, problem: "\(error)")
             }
             guard MissionFeatures.models(spec.kind) else { scoredIndex.append(nil); continue }
-            let history = Array((runs[a.userID] ?? []).prefix(earlierRuns(a.userID, a.offeredAt)))
             scoredIndex.append(rows.count)
-            rows.append(MissionFeatures.vector(spec, state: RunnerState(history: history, asOf: a.offeredAt)))
+            rows.append(MissionFeatures.vector(spec, state: state(a)))
         }
         let x = Matrix(rowArrays: rows, cols: MissionFeatures.schema.count)
         let predictions = rows.isEmpty ? models.map { _ in [Double]() } : models.map { $0.probabilities(x) }

@@ -26,15 +26,20 @@ extension TrainingPipeline {
             for run in runs { sources.insert(run.source) }
             let assignments = try store.assignments(user: user.id, from: CivilDate(daysSinceEpoch: -1_000_000),
                                                     to: CivilDate(daysSinceEpoch: 1_000_000))
-            // The tracks' digests (explorer, personal best: record 0645), each track read once.
-            let digests = ParallelMap.map(count: runs.count) { i -> RunDigest? in
-                RunDigests.digest(track: runs[i].track ?? (try? store.run(user: runs[i].userID, id: runs[i].id))??.track)
-            }.compactMap { $0 }
+            let digests = Self.digests(of: runs, store: store)
             all += try ExampleBuilder.examples(runs: runs, assignments: assignments, utcOffset: user.utcOffsetSeconds,
                                                digests: digests)
         }
         all.sort(by: LabelledExample.inTrainingOrder)
         return TrainingData(examples: all, runners: users.count, sources: sources.sorted(), history: nil)
+    }
+
+    /// The digests of `runs`' tracks (explorer, personal best: record 0645), each track read
+    /// once, in parallel; runs without one are left out.
+    static func digests(of runs: [RunRecord], store: any TrainingStore) -> [RunDigest] {
+        ParallelMap.map(count: runs.count) { i -> RunDigest? in
+            RunDigests.digest(track: runs[i].track ?? (try? store.run(user: runs[i].userID, id: runs[i].id))??.track)
+        }.compactMap { $0 }
     }
 
     /// Examples of `labels` (record 0600). `logged` is `examples(store:)` unchanged; history
