@@ -55,12 +55,17 @@ enum SimulateCommand: Command {
 
     /// Writes the simulation to `--db`; returns the summary and where it went (for a server,
     /// without credentials).
+    /// - Parameter simulate: runner `i`'s simulation (default: the exploring baseline policy).
+    ///   Called in parallel; each runner draws from its own random stream.
+    /// - Parameter written: sees each batch of runners once it is stored, in runner order.
     static func write(_ configuration: SimulationConfiguration, to argument: String, force: Bool,
-                      progress: ProgressOutput?) throws -> (Summary, String) {
+                      progress: ProgressOutput?, simulate: (@Sendable (Int) -> SimulatedRunner)? = nil,
+                      written: ([SimulatedRunner]) -> Void = { _ in }) throws -> (Summary, String) {
+        let simulate = simulate ?? { RunnerSimulator.simulate(runner: $0, configuration: configuration) }
         switch StoreLocation(argument) {
         case .sqlite(let path):
             if access(path, F_OK) == 0, !force { throw CLIError("\(path) exists; pass --force to replace it") }
-            return (try write(configuration, to: path, progress: progress), path)
+            return (try write(configuration, to: path, progress: progress, simulate: simulate, written: written), path)
         case .postgres:
             // No file to build aside and rename: the database must be empty, or emptied (--force).
             let store = try StoreOpening.open(argument, for: .offline)
@@ -72,20 +77,21 @@ enum SimulateCommand: Command {
                 }
                 try store.removeAllRecords()
             }
-            let summary = try fill(store, configuration, progress: progress)
+            let summary = try fill(store, configuration, progress: progress, simulate: simulate, written: written)
             progress?.finish()
             return (summary, store.location)
         }
     }
 
     /// Simulates into a new SQLite file beside `path`, renamed into place when complete.
-    static func write(_ configuration: SimulationConfiguration, to path: String, progress: ProgressOutput?) throws -> Summary {
+    static func write(_ configuration: SimulationConfiguration, to path: String, progress: ProgressOutput?,
+                      simulate: @Sendable (Int) -> SimulatedRunner, written: ([SimulatedRunner]) -> Void) throws -> Summary {
         let temporary = path + ".partial"
         unlink(temporary)
         let summary: Summary
         do {
             let store = try SQLiteStore(path: temporary)
-            summary = try fill(store, configuration, progress: progress)
+            summary = try fill(store, configuration, progress: progress, simulate: simulate, written: written)
             try store.close()
         } catch {
             unlink(temporary)
@@ -100,16 +106,15 @@ enum SimulateCommand: Command {
 
     /// Simulates in batches (runners in parallel on all cores, each from its own random stream)
     /// and writes the batches in runner order, so the file does not depend on thread timing.
-    static func fill(_ store: any DatabaseStore, _ configuration: SimulationConfiguration, progress: ProgressOutput?) throws -> Summary {
+    static func fill(_ store: any DatabaseStore, _ configuration: SimulationConfiguration, progress: ProgressOutput?,
+                     simulate: @Sendable (Int) -> SimulatedRunner, written: ([SimulatedRunner]) -> Void) throws -> Summary {
         var summary = Summary()
         let batchSize = 32
         var first = 0
         while first < configuration.runners {
             let count = min(batchSize, configuration.runners - first)
             let base = first
-            let results = ParallelMap.map(count: count) { i in
-                RunnerSimulator.simulate(runner: base + i, configuration: configuration)
-            }
+            let results = ParallelMap.map(count: count) { i in simulate(base + i) }
             // The body only writes: a server store may run it again (TransactionalStore).
             try store.transaction {
                 for runner in results {
@@ -125,6 +130,7 @@ enum SimulateCommand: Command {
                 summary.decided += runner.assignments.filter { $0.status == .completed || $0.status == .failed }.count
                 summary.completed += runner.assignments.filter { $0.status == .completed }.count
             }
+            written(results)
             first += count
             progress?.update(done: first, total: configuration.runners)
         }

@@ -22,11 +22,16 @@ public struct PolicySimulation: Sendable {
     /// Simulates `configuration`'s runners (in parallel, each from its own random stream) under
     /// `TodayPolicy` with `scorer`.
     public static func run(_ configuration: SimulationConfiguration, scorer: any MissionScorer) -> PolicySimulation {
+        let simulate = simulator(configuration, scorer: scorer)
+        return PolicySimulation(runners: ParallelMap.map(count: configuration.runners, simulate))
+    }
+
+    /// Runner `i` of `configuration` under `TodayPolicy` with `scorer`, for callers that also
+    /// keep the runners (`runus simulate-policy --db`).
+    public static func simulator(_ configuration: SimulationConfiguration,
+                                 scorer: any MissionScorer) -> @Sendable (Int) -> SimulatedRunner {
         let policy = EngineOfferPolicy(scorer: scorer, policy: TodayPolicy())
-        let runners = ParallelMap.map(count: configuration.runners) {
-            RunnerSimulator.simulate(runner: $0, configuration: configuration, policy: policy)
-        }
-        return PolicySimulation(runners: runners)
+        return { RunnerSimulator.simulate(runner: $0, configuration: configuration, policy: policy) }
     }
 
     public init(runners: [SimulatedRunner]) {

@@ -16,6 +16,7 @@ struct DatabaseCommandTests {
               ["report", "--model", "models/default", "--out", "/tmp/runus-unused.html", "--db", unreachable],
               ["models", "compare", "models/default", "--db", unreachable], ["serve", "--db", unreachable, "--unix", "/tmp/runus-unused.sock"],
               ["simulate", "--db", unreachable, "--runners", "1", "--days", "1", "--quiet"],
+              ["simulate-policy", "--model", "models/default", "--runners", "1", "--days", "1", "--db", unreachable],
               ["import", "--db", unreachable, "/tmp/runus-unused.gpx"], ["db", "copy", unreachable, "/tmp/runus-unused.sqlite"],
           ])
     func unreachableServer(_ arguments: [String]) {
@@ -24,6 +25,33 @@ struct DatabaseCommandTests {
         #expect(r.err.contains("/tmp/runus-no-server-here") && r.err.contains("runusdb"), "\(r.err)")
         #expect(!r.err.contains("s3cret") && !r.out.contains("s3cret"))
         #expect(!FileManager.default.fileExists(atPath: "/tmp/runus-unused.sqlite"))
+    }
+
+    @Test("simulate-policy --db writes the replay it reports: the same table as without, every tried offer in the file")
+    func simulatePolicyDatabase() throws {
+        let dir = TemporaryDirectory("policydb")
+        defer { dir.cleanup() }
+        let db = dir.file("policy.sqlite")
+        let options = ["--model", "models/default", "--runners", "6", "--days", "30", "--seed", "3"]
+        let plain = runCLI(["simulate-policy"] + options)
+        #expect(plain.code == .success, "\(plain.err)")
+        let written = runCLI(["simulate-policy"] + options + ["--db", db])
+        #expect(written.code == .success, "\(written.err)")
+        #expect(written.out.hasPrefix(plain.out), "the replay written differs from the one reported")
+        #expect(written.out.contains("wrote \(db): 6 runners"))
+        // The table's tried offers are the file's decided ones.
+        let allRow = try #require(plain.out.split(separator: "\n").first { $0.hasPrefix("| all |") })
+        let tried = try #require(allRow.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }.dropFirst().first)
+        #expect(written.out.contains("(\(tried) tried:"), "\(written.out)")
+        let store = try SQLiteStore(path: db)
+        defer { try? store.close() }
+        #expect(try store.totals().users == 6)
+        let labels = runCLI(["labels", "--db", db])
+        #expect(labels.code == .success, "\(labels.err)")
+        // An existing file is not replaced without --force; --force means nothing without --db.
+        #expect(runCLI(["simulate-policy"] + options + ["--db", db]).code == .failure)
+        #expect(runCLI(["simulate-policy"] + options + ["--db", db, "--force"]).code == .success)
+        #expect(runCLI(["simulate-policy"] + options + ["--force"]).code == .usage)
     }
 
     @Test("db copy between two SQLite files: the table shows equal figures, exit 0; a second copy into the same file is refused")
