@@ -13,6 +13,10 @@ Runs next to scripts/with-postgres.sh's server (RUNUS_TEST_POSTGRES). Standard l
 
 usage: bench_scale.py BIN DB MODEL  (BENCH_RUNS, BENCH_SECONDS, RACE_SECONDS from the environment;
   SCALE_PARTS=today,ingest,race and SCALE_PHASES=sqlite,pg-1,pg-2 pick a subset while iterating)
+
+Every daemon alone on the machine runs one event loop per core (the default). The two replicas
+of pg-2 share it, so each runs half the cores' loops (docs/deploy.md: replicas on one machine
+split the cores); SCALE_SHARED_LOOPS=all gives each one loop per core instead.
 """
 import json
 import socket
@@ -35,13 +39,15 @@ PHASES = os.environ.get("SCALE_PHASES", "sqlite,pg-1,pg-2").split(",")
 PG = os.environ["RUNUS_TEST_POSTGRES"]
 PG_BIN = os.environ.get("RUNUS_TEST_POSTGRES_BIN", "/usr/lib/postgresql/15/bin")
 INGEST_POINTS = 120  # 10 minutes at 5 s
+SHARED_LOOPS = 0 if os.environ.get("SCALE_SHARED_LOOPS", "split") == "all" else max(1, (os.cpu_count() or 2) // 2)
 
 
-def serve(work, name, db):
+def serve(work, name, db, loops=0):
     out = open(os.path.join(work, name + ".out"), "w")
     err = open(os.path.join(work, name + ".log"), "w")
     sock = os.path.join(work, name + ".sock")
-    p = subprocess.Popen([BIN, "serve", "--db", db, "--model", MODEL, "--unix", sock], stdout=out, stderr=err)
+    p = subprocess.Popen([BIN, "serve", "--db", db, "--model", MODEL, "--unix", sock, "--loops", str(loops)],
+                         stdout=out, stderr=err)
     for _ in range(400):
         time.sleep(0.05)
         if "listening" in open(os.path.join(work, name + ".out")).read():
@@ -156,7 +162,7 @@ def main():
         for name, dbs in phases:
             processes, addrs = [], []
             for k, db in enumerate(dbs):
-                p, a = serve(work, f"{name}-{k}", db)
+                p, a = serve(work, f"{name}-{k}", db, SHARED_LOOPS if len(dbs) > 1 else 0)
                 processes.append(p)
                 addrs.append(a)
             try:

@@ -9,6 +9,8 @@ enum PGType: UInt32, Sendable {
     case int4 = 23
     case text = 25
     case float8 = 701
+    /// `text[]`, sent in array_recv's binary layout (one dimension, no NULLs).
+    case textArray = 1009
 }
 
 /// A value bound to a `$n` parameter.
@@ -18,6 +20,8 @@ enum PGValue: Sendable, Equatable {
     case text(String)
     case bytes([UInt8])
     case bool(Bool)
+    /// A one-dimensional `text[]` without NULLs (for `= ANY($n)`).
+    case texts([String])
     case null
 
     static func int(_ value: Int) -> PGValue { .int64(Int64(value)) }
@@ -34,6 +38,7 @@ enum PGValue: Sendable, Equatable {
         case .text: return .text
         case .bytes: return .bytea
         case .bool: return .bool
+        case .texts: return .textArray
         case .null: return nil
         }
     }
@@ -82,6 +87,7 @@ struct PGParameters {
                 bytes.append(contentsOf: utf8)
             case .bytes(let v): bytes.append(contentsOf: v)
             case .bool(let v): bytes.append(v ? 1 : 0)
+            case .texts(let v): try appendTextArray(v, parameter: offset + 1)
             case .null: break
             }
             let length = bytes.count - start
@@ -99,6 +105,37 @@ struct PGParameters {
 
     private mutating func append(_ value: UInt64) {
         withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    private mutating func append(_ value: Int32) {
+        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    /// array_recv's layout: dimensions (0 for an empty array), a has-NULLs flag (0), the
+    /// element type, then per dimension its length and lower bound (1), then each element as
+    /// a 4-byte length and its bytes.
+    private mutating func appendTextArray(_ values: [String], parameter: Int) throws {
+        guard let count = Int32(exactly: values.count) else {
+            throw PGBindError(index: parameter, problem: "\(values.count) elements, too many for one array")
+        }
+        append(Int32(values.isEmpty ? 0 : 1))
+        append(Int32(0))
+        append(Int32(bitPattern: PGType.text.rawValue))
+        if !values.isEmpty {
+            append(count)
+            append(Int32(1))
+        }
+        for value in values {
+            let utf8 = value.utf8
+            if utf8.contains(0) {
+                throw PGBindError(index: parameter, problem: "an element holds U+0000, which PostgreSQL text cannot store")
+            }
+            guard let length = Int32(exactly: utf8.count), utf8.count <= Self.maximumValueBytes else {
+                throw PGBindError(index: parameter, problem: "an element of \(utf8.count) bytes, over PostgreSQL's 1 GiB field limit")
+            }
+            append(length)
+            bytes.append(contentsOf: utf8)
+        }
     }
 }
 

@@ -32,6 +32,10 @@ enum PostgresSQL {
     /// The number the triggers of schema version 3 change at every write to a runner's profile,
     /// runs or missions (record 0541); no row: 0.
     static let userGeneration = PGQuery("SELECT generation FROM user_generations WHERE user_id = $1", [.text])
+    /// The generations of a round's runners in one read (record 0545); runners without a row
+    /// are absent (their generation is 0).
+    static let userGenerations = PGQuery("SELECT user_id, generation FROM user_generations WHERE user_id = ANY($1)",
+                                         [.textArray])
     /// A runner's transaction lock (record 0542): the two-key advisory lock space, class
     /// "RUNR", keyed by the id's hash (two runners whose ids collide only wait for each other).
     static let lockRunner = PGQuery("SELECT pg_advisory_xact_lock(1381322322, hashtext($1))", [.text])

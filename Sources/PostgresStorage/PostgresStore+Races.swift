@@ -159,4 +159,13 @@ extension PostgresStore: GenerationStore {
         let r = try rows(PostgresSQL.userGeneration, [.text(user)])
         return r.count > 0 ? try r.int64(0, 0) : 0
     }
+
+    public func generations(of users: [UserID]) throws -> [Int64]? {
+        guard !users.isEmpty else { return [] }
+        let r = try rows(PostgresSQL.userGenerations, [.texts(users)])
+        // Matched by bytes, as the server matched them (`ExactText`).
+        var read = [ExactText: Int64](minimumCapacity: r.count)
+        for i in 0..<r.count { read[ExactText(try r.string(i, 0))] = try r.int64(i, 1) }
+        return users.map { read[ExactText($0)] ?? 0 }
+    }
 }

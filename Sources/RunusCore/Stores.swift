@@ -98,10 +98,14 @@ public protocol GenerationStore: Sendable {
     /// daemon, and never comes back; nil when only this daemon writes the store (its own
     /// writes invalidate its caches directly).
     func generation(user: UserID) throws -> Int64?
+    /// `generation(user:)` of each of `users` in one read (record 0545), in their order; nil
+    /// when only this daemon writes the store.
+    func generations(of users: [UserID]) throws -> [Int64]?
 }
 
 extension GenerationStore {
     public func generation(user: UserID) throws -> Int64? { nil }
+    public func generations(of users: [UserID]) throws -> [Int64]? { nil }
 }
 
 public protocol BadgeStore: Sendable {

@@ -86,9 +86,40 @@ final class Connection: EventSource, @unchecked Sendable {
             readOnce()
         }
         if isClosed { return }
+        if context.preparesRounds {
+            // Answered after the round's reads, with the other connections' lines (record 0545).
+            roundEvents = (roundEvents ?? 0) | events
+            if roundEvents == events { context.serveInRound(self) }
+            return
+        }
+        serve(events: events)
+    }
+
+    /// Answers what was read, then closes on HUP/ERR.
+    private func serve(events: UInt32) {
         progress()
         // HUP/ERR: the socket can carry nothing more; whatever is left cannot be delivered.
         if !isClosed, events & (EpollBits.hangUp | EpollBits.error) != 0 { close() }
+    }
+
+    /// Epoll bits of this round while the connection waits for the round's answering pass; nil
+    /// when it is not waiting.
+    private var roundEvents: UInt32?
+
+    /// The lines the round's answering pass may answer for this connection (see `progress`).
+    func linesForRound(maximumBytes: Int) -> [[UInt8]] {
+        guard !isClosed, !closing, pausedUntil == 0, slots.isEmpty,
+              pendingBytes < configuration.outputHighWaterBytes else { return [] }
+        return framer.peekLines(limit: configuration.linesPerTurn, maximumBytes: maximumBytes)
+    }
+
+    /// The round's answering pass: what `handle` would have done at once, or (for a connection
+    /// whose turn ran out last round) `continueServing`.
+    func serveRound() {
+        let events = roundEvents ?? 0
+        roundEvents = nil
+        guard !isClosed else { return }
+        serve(events: events)
     }
 
     /// Called by the loop for a connection that used up its turn with lines left.

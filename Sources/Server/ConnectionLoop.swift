@@ -65,7 +65,7 @@ final class ConnectionLoop: @unchecked Sendable {
             var timeout = Int32(clamping: (max(0, deadline - now) + 999_999) / 1_000_000)
             if !ready.isEmpty { timeout = 0 }
             try loop.runOnce(timeoutMilliseconds: timeout)
-            serveReady()
+            if let preparation = configuration.roundPreparation { serveRound(preparation) } else { serveReady() }
             expireLingering()
             endPauses()
             sweep()
@@ -86,6 +86,37 @@ final class ConnectionLoop: @unchecked Sendable {
     }
 
     func scheduleAgain(_ connection: Connection) { ready.append(connection) }
+
+    /// Connections read this round, answered in `serveRound` (only with a `roundPreparation`).
+    private var round: [Connection] = []
+    /// True when connections are answered once per round, after every read (record 0545).
+    var preparesRounds: Bool { configuration.roundPreparation != nil }
+
+    func serveInRound(_ connection: Connection) { round.append(connection) }
+
+    /// Shows the lines of every connection read this round (and of those whose turn ran out
+    /// last round) to `preparation`, then answers them inside it.
+    private func serveRound(_ preparation: any RoundPreparation) {
+        guard !round.isEmpty || !ready.isEmpty else { return }
+        var due = round
+        round = []
+        if !ready.isEmpty {
+            // A connection read this round may also have a turn left over: serve it once.
+            let read = Set(due.map(\.id))
+            due += ready.filter { !read.contains($0.id) }
+            ready = []
+        }
+        var lines: [[UInt8]] = []
+        for connection in due { lines += connection.linesForRound(maximumBytes: preparation.maximumLineBytes) }
+        var answered = false
+        let answer = {
+            guard !answered else { return }
+            answered = true
+            for connection in due { connection.serveRound() }
+        }
+        preparation.prepare(lines: lines, answer: answer)
+        answer()  // a preparation that forgot to: nobody is left waiting
+    }
 
     private func serveReady() {
         guard !ready.isEmpty else { return }

@@ -103,6 +103,34 @@ struct LineFramer {
         return .line(line)
     }
 
+    /// Copies of the complete lines `next()` would return next, at most `limit` of them, leaving
+    /// the framer as it is; a line longer than `maximumBytes` (or than the limit, which `next()`
+    /// would refuse) is skipped. Each copy is without its terminator, like `next()`'s lines.
+    func peekLines(limit: Int, maximumBytes: Int) -> [[UInt8]] {
+        guard !failed, limit > 0 else { return [] }
+        var lines: [[UInt8]] = []
+        buffer.withUnsafeBufferPointer { all in
+            guard let base = all.baseAddress else { return }
+            var from = start
+            let end = all.count
+            var seen = 0
+            while seen < limit, from < end, let hit = memchr(base + from, 0x0A, end - from) {
+                let newline = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                var contentEnd = newline
+                if contentEnd > from, all[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+                let length = contentEnd - from
+                if length > 0 {  // blank lines are keep-alives, not requests
+                    seen += 1
+                    if length <= maximumBytes, length <= maximumLineBytes {
+                        lines.append(Array(UnsafeBufferPointer(rebasing: all[from..<contentEnd])))
+                    }
+                }
+                from = newline + 1
+            }
+        }
+        return lines
+    }
+
     private mutating func fail() -> Frame {
         failed = true
         discardAll()

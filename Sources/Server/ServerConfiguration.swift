@@ -67,6 +67,10 @@ public struct ServerConfiguration: Sendable {
     public var clientEventLogsPerSecond: Int = 10
     /// Requests slower than this are logged (`slow_request`, with the request id). Default 250 ms.
     public var slowRequestThreshold: Duration = .milliseconds(250)
+    /// When set, each loop round first reads every waiting connection, shows the round's lines
+    /// to this, and answers them inside its `answer` (record 0545). Nil: each connection is
+    /// answered as soon as it is read.
+    public var roundPreparation: (any RoundPreparation)? = nil
     /// Receives one line per noteworthy event (accept failures, internal errors).
     public var log: @Sendable (String) -> Void = ServerConfiguration.logToStandardError
 

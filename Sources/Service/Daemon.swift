@@ -63,6 +63,11 @@ public final class Daemon: Sendable {
                                      plausibility: configuration.plausibility, peers: configuration.peers)
         var serverConfiguration = configuration.server
         serverConfiguration.log = configuration.log
+        // With replicas, a cached missions.today answer costs a generation read: one per loop
+        // round for all of the round's requests (record 0545).
+        if configuration.peers != nil, serverConfiguration.roundPreparation == nil {
+            serverConfiguration.roundPreparation = GenerationPrefetch(store: configuration.store)
+        }
         let server = LineServer(configuration: serverConfiguration, router: try reloader.initialRouter(model: artifact))
         reloader.attach(server)
         pusher.attach(server)

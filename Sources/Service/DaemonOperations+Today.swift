@@ -53,10 +53,10 @@ extension DaemonOperations {
         }
         let key = MissionsTodayCache.Key.answer(day: parameters.day ?? moment.day, utcOffset: moment.utcOffset,
                                                 count: parameters.count, modelVersion: missions.modelVersion)
-        let (value, ticket) = todayCache.entries.lookup(parameters.user, key)
+        let (value, ticket) = todayCache.entries.lookup(ExactText(parameters.user), key)
         if case .answer(let answer)? = value { return answer }
         let answer = EncodedJSON(try todayAnswer(parameters, moment))
-        todayCache.entries.store(parameters.user, key, .answer(answer), ticket: ticket)
+        todayCache.entries.store(ExactText(parameters.user), key, .answer(answer), ticket: ticket)
         return answer
     }
 

@@ -13,6 +13,12 @@ import Server
 /// write to their profile, runs or missions, by any daemon) with the one the entries were kept
 /// at, and forgets them when it moved: an answer another daemon made stale is never served.
 ///
+/// On a connection-loop round that read several requests, the generations of their users were
+/// read in one query before they were answered (`GenerationPrefetch`, record 0545): a request
+/// of that round uses that reading, made after it arrived, instead of a read of its own.
+///
+/// Users are told apart by their ids' bytes (`ExactText`), as the store tells them apart.
+///
 /// Invalidation rules (for this daemon's own writes):
 /// - `users.upsert`, `runs.ingest` (also when it fails), `missions.today` with `refresh` and every
 ///   other operation that writes a user's runs, assignments or profile: all of the user's
@@ -40,7 +46,7 @@ final class MissionsTodayCache: RunnerStateCache, Sendable {
         case generation(Int64)
     }
 
-    let entries: AnswerCache<UserID, Key, Value>
+    let entries: AnswerCache<ExactText, Key, Value>
     /// Digests of stored tracks the states read (best efforts, covered cells: record 0645), kept
     /// across model reloads: a stored run's digest never changes.
     let digests = RunDigestCache()
@@ -56,48 +62,49 @@ final class MissionsTodayCache: RunnerStateCache, Sendable {
     /// Forgets `user`'s entries when another daemon wrote their rows since they were kept (or
     /// when the generation cannot be read: then nothing kept is trusted).
     func checkGeneration(user: UserID) {
+        let group = ExactText(user)
         let current: Int64?
         do {
-            current = try generation(user)
+            current = try GenerationSnapshot.current?.generations[group] ?? generation(user)
         } catch {
-            entries.invalidate(user)
+            entries.invalidate(group)
             return
         }
         guard let current else { return }
-        let (value, _) = entries.lookup(user, .generation)
+        let (value, _) = entries.lookup(group, .generation)
         if case .generation(let known)? = value, known == current { return }
-        entries.invalidate(user)
-        let (_, ticket) = entries.lookup(user, .generation)
-        entries.store(user, .generation, .generation(current), ticket: ticket)
+        entries.invalidate(group)
+        let (_, ticket) = entries.lookup(group, .generation)
+        entries.store(group, .generation, .generation(current), ticket: ticket)
     }
 
     func state(user: UserID, asOf: EpochSeconds, build: () throws -> RunnerState) throws -> RunnerState {
         checkGeneration(user: user)
-        let (value, ticket) = entries.lookup(user, .state(asOf: asOf))
+        let (value, ticket) = entries.lookup(ExactText(user), .state(asOf: asOf))
         if case .state(let state)? = value { return state }
         let state = try build()
-        entries.store(user, .state(asOf: asOf), .state(state), ticket: ticket)
+        entries.store(ExactText(user), .state(asOf: asOf), .state(state), ticket: ticket)
         return state
     }
 
     /// The user's profile, read from `store` on a miss; nil for an unknown user (not kept).
     func profile(_ user: UserID, store: any EngineStore) throws -> UserProfile? {
         checkGeneration(user: user)
-        let (value, ticket) = entries.lookup(user, .profile)
+        let (value, ticket) = entries.lookup(ExactText(user), .profile)
         if case .profile(let profile)? = value { return profile }
         guard let profile = try store.user(id: user) else { return nil }
-        entries.store(user, .profile, .profile(profile), ticket: ticket)
+        entries.store(ExactText(user), .profile, .profile(profile), ticket: ticket)
         return profile
     }
 
     /// After a write to `user`'s profile or missions.
     func invalidate(user: UserID) {
-        entries.invalidate(user)
+        entries.invalidate(ExactText(user))
     }
 
     /// After a write of a run of `user` that starts at `runStart` (Unix seconds; nil: unknown).
     func invalidate(user: UserID, runStart: EpochSeconds?) {
-        entries.invalidate(user) { key in
+        entries.invalidate(ExactText(user)) { key in
             if case .state(let asOf) = key, let runStart { return runStart < asOf }
             return true
         }

@@ -247,4 +247,26 @@ struct GenerationConformanceTests {
             try moved("ana", "made again")
         }
     }
+
+    @Test("generations(of:) reads what generation(user:) does for every runner, in order, ids told apart by their bytes",
+          arguments: StoreKind.allCases)
+    func batchedGenerations(kind: StoreKind) throws {
+        try withStore(kind) { store in
+            // "jos\u{E9}" and "jose\u{301}" are one String to Swift and two runners to a store.
+            let ids = ["ana", "jos\u{E9}", "jose\u{301}", "🏃 \"q\"", "bo"]
+            for id in ids.dropLast() { try store.upsertUser(UserProfile(id: id, timeZone: "UTC")) }
+            _ = try store.insertRun(Sample.run("r1", user: "jose\u{301}", start: 1000))
+            guard kind == .postgres else {
+                #expect(try store.generations(of: ids) == nil)
+                return
+            }
+            #expect(try store.generations(of: []) == [])
+            let asked = ids + ["ana", "nobody"]  // a repeat, and a runner never written
+            let expected = try asked.map { try #require(try store.generation(user: $0)) }
+            #expect(try store.generations(of: asked) == expected)
+            #expect(expected[1] != expected[2], "the two spellings of josé share a generation")
+            #expect(expected.last == 0)
+            #expect(throws: (any Error).self) { try store.generations(of: ["ana", "a\u{0}b"]) }
+        }
+    }
 }

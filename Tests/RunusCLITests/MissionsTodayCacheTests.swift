@@ -74,6 +74,22 @@ struct MissionsTodayCacheTests {
         #expect(throws: RequestError.self) { try ops.cachedMissionsToday(Self.request(["op": "missions.today", "user": "ghost"])) }
     }
 
+    @Test("ids equal as Swift strings but not as bytes are two runners to the cache, as to the store")
+    func canonicallyEquivalentIDs() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.cleanup() }
+        let (ops, store) = try Self.operations(dir)
+        defer { try? store.close() }
+        // "jos\u{E9}" == "jose\u{301}" in Swift; SQLite and PostgreSQL keep two rows.
+        let composed = "jos\u{E9}", decomposed = "jose\u{301}"
+        try store.upsertUser(UserProfile(id: composed, weightKg: 70, timeZone: "Asia/Seoul", utcOffsetSeconds: 9 * 3600))
+        try store.upsertUser(UserProfile(id: decomposed, weightKg: 50, timeZone: "Pacific/Honolulu", utcOffsetSeconds: -10 * 3600))
+        let first = try Self.servedMatchesFresh(ops, ["op": "missions.today", "user": .string(composed)])
+        let second = try Self.servedMatchesFresh(ops, ["op": "missions.today", "user": .string(decomposed)])
+        #expect(first.contains("\"day\":\"2027-01-15\""))
+        #expect(second.contains("\"day\":\"2027-01-14\""), "the second runner was served the first one's answer")
+    }
+
     @Test("runs.ingest, users.upsert and refresh change the answer and the cache follows")
     func invalidation() throws {
         let dir = TemporaryDirectory()
@@ -92,10 +108,10 @@ struct MissionsTodayCacheTests {
         #expect(afterRun.contains("\"status\":\"completed\""), "\(afterRun.prefix(600)) \(JSONWriter.string(ingest).prefix(3000))")
         // Today's run starts after the start of the day: the state as of then was kept.
         let asOf = try #require(CivilDate(iso: "2027-01-15")).startInstant(utcOffset: 9 * 3600)
-        #expect(ops.todayCache.entries.lookup("ana", .state(asOf: asOf)).value != nil)
+        #expect(ops.todayCache.entries.lookup(ExactText("ana"), .state(asOf: asOf)).value != nil)
         // A run before that day changes the state (and the "why"): that state goes.
         _ = try ops.invalidatingToday(Self.ingestRequest(runID: "w-0", start: 1_799_800_000), ops.runsIngest)
-        #expect(ops.todayCache.entries.lookup("ana", .state(asOf: asOf)).value == nil)
+        #expect(ops.todayCache.entries.lookup(ExactText("ana"), .state(asOf: asOf)).value == nil)
         _ = try Self.servedMatchesFresh(ops, params)
 
         // Another time zone moves the runner's day (22:00 on 2027-01-14 in Honolulu).
