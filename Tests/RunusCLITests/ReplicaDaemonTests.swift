@@ -209,6 +209,17 @@ struct ReplicaDaemonTests {
         let replaced = ids(try clientA.call(["op": "missions.today", "user": "ana", "refresh": true]))
         #expect(!replaced.isEmpty && replaced != first, "\(replaced) against \(first)")
         #expect(ids(try clientB.call(["op": "missions.today", "user": "ana"])) == replaced, "B served the set A replaced")
+        // Pipelined behind nothing and beside another runner's request, the lines are answered in
+        // one loop round that reads both generations in one statement (record 0545): still the
+        // set A replaced, and each runner their own.
+        #expect(try clientA.call(["op": "users.upsert", "user": "bo", "time_zone": "UTC", "birth_year": 1985])["ok"] == true)
+        let bo = ids(try clientB.call(["op": "missions.today", "user": "bo"]))
+        let again = ids(try clientA.call(["op": "missions.today", "user": "ana", "refresh": true]))
+        #expect(!again.isEmpty && again != replaced)
+        let pipelined = #"{"op":"missions.today","user":"ana"}"# + "\n" + #"{"op":"missions.today","user":"bo"}"# + "\n"
+        try clientB.sendRaw(Array(pipelined.utf8))
+        #expect(ids(try clientB.readAnswer()) == again, "B served, in a round, the set A replaced")
+        #expect(ids(try clientB.readAnswer()) == bo)
         // A profile written on B is what A answers with.
         #expect(try clientB.call(["op": "users.upsert", "user": "ana", "time_zone": "Asia/Tokyo"])["ok"] == true)
         #expect(try clientA.call(["op": "users.get", "user": "ana"])["result"]?["profile"]?["time_zone"] == "Asia/Tokyo")
