@@ -88,8 +88,12 @@ final class Connection: EventSource, @unchecked Sendable {
         if isClosed { return }
         if context.preparesRounds {
             // Answered after the round's reads, with the other connections' lines (record 0545).
-            roundEvents = (roundEvents ?? 0) | events
-            if roundEvents == events { context.serveInRound(self) }
+            if let waiting = roundEvents {
+                roundEvents = waiting | events
+            } else {
+                roundEvents = events
+                context.serveInRound(self)
+            }
             return
         }
         serve(events: events)

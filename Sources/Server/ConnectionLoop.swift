@@ -27,6 +27,7 @@ final class ConnectionLoop: @unchecked Sendable {
         self.server = server
         self.loop = try EventLoop()
         self.readBuffer = .allocate(byteCount: server.configuration.readChunkBytes, alignment: 16)
+        self.preparation = server.configuration.roundPreparation
     }
 
     deinit { readBuffer.deallocate() }
@@ -65,7 +66,7 @@ final class ConnectionLoop: @unchecked Sendable {
             var timeout = Int32(clamping: (max(0, deadline - now) + 999_999) / 1_000_000)
             if !ready.isEmpty { timeout = 0 }
             try loop.runOnce(timeoutMilliseconds: timeout)
-            if let preparation = configuration.roundPreparation { serveRound(preparation) } else { serveReady() }
+            if let preparation { serveRound(preparation) } else { serveReady() }
             expireLingering()
             endPauses()
             sweep()
@@ -89,8 +90,10 @@ final class ConnectionLoop: @unchecked Sendable {
 
     /// Connections read this round, answered in `serveRound` (only with a `roundPreparation`).
     private var round: [Connection] = []
+    /// The server's `roundPreparation`, kept here: read at every event.
+    private let preparation: (any RoundPreparation)?
     /// True when connections are answered once per round, after every read (record 0545).
-    var preparesRounds: Bool { configuration.roundPreparation != nil }
+    var preparesRounds: Bool { preparation != nil }
 
     func serveInRound(_ connection: Connection) { round.append(connection) }
 
