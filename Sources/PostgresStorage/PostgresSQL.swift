@@ -39,6 +39,9 @@ enum PostgresSQL {
     /// A runner's transaction lock (record 0542): the two-key advisory lock space, class
     /// "RUNR", keyed by the id's hash (two runners whose ids collide only wait for each other).
     static let lockRunner = PGQuery("SELECT pg_advisory_xact_lock(1381322322, hashtext($1))", [.text])
+    /// The race-creation lock (record 0541's caps): the two-key advisory lock space, class
+    /// "RACE", key 0. One per database.
+    static let lockRaceCreation = PGQuery("SELECT pg_advisory_xact_lock(1380008773, 0)")
     static let userByID = PGQuery("SELECT \(userColumns) FROM users WHERE id = $1", [.text])
     static let allUsers = PGQuery("SELECT \(userColumns) FROM users ORDER BY id")
 

@@ -11,6 +11,16 @@ extension PostgresStore: RaceStore {
         ])
     }
 
+    /// A READ COMMITTED transaction holding the database's race-creation lock (a
+    /// transaction-scoped advisory lock): each statement of `body` sees every race another
+    /// replica's creation committed before this one took the lock.
+    public func creatingRace<T>(_ body: () throws -> T) throws -> T {
+        try pool.readCommittedTransaction {
+            _ = try rows(PostgresSQL.lockRaceCreation)
+            return try body()
+        }
+    }
+
     public func cancelRace(id: String, at time: EpochSeconds) throws {
         try write(PostgresSQL.cancelRace, [.double(time), .text(id)])
     }

@@ -122,6 +122,12 @@ public protocol RaceStore: Sendable {
     func raceTails(_ known: [(race: String, after: Int)]) throws -> [String: RaceLogTail]
     /// Stores a new race; throws when the id exists (ids are never reused).
     func insertRace(_ race: StoredRace) throws
+    /// Runs `body` so that no other daemon on the database runs a `creatingRace` body
+    /// alongside: what a daemon counts of the open races there and the race it inserts after
+    /// are then one step, so replicas creating at once cannot pass a cap together. On a shared
+    /// store it is one transaction (nothing `body` wrote is kept when it throws); the daemon
+    /// orders its own calls. Throws what `body` throws.
+    func creatingRace<T>(_ body: () throws -> T) throws -> T
     /// Marks a race called off at `time`.
     func cancelRace(id: String, at time: EpochSeconds) throws
     /// Races not cancelled whose start time is at or after `from`, ordered by start time then id:

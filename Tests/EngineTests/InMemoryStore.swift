@@ -125,6 +125,7 @@ final class InMemoryStore: EngineStore {
     private func checkRaceWrite() throws { if failRaceWrites.load(ordering: .relaxed) { throw Conflict() } }
     func insertRace(_ race: StoredRace) throws {
         try checkRaceWrite()
+        if !creation.withLock({ $0.running && $0.read }) { uncountedInserts.add(1, ordering: .relaxed) }
         try state.withLock {
             guard !$0.races.contains(where: { $0.id == race.id }) else { throw Conflict() }
             $0.races.append(race)
@@ -137,7 +138,8 @@ final class InMemoryStore: EngineStore {
         }
     }
     func activeRaces(startingFrom from: EpochSeconds) throws -> [StoredRace] {
-        state.withLock { $0.races.filter { $0.cancelledAt == nil && $0.startTime >= from }
+        creation.withLock { if $0.running { $0.read = true } }
+        return state.withLock { $0.races.filter { $0.cancelledAt == nil && $0.startTime >= from }
             .sorted { ($0.startTime, $0.id) < ($1.startTime, $1.id) } }
     }
     func appendRaceEntry(_ entry: RaceLogEntry) throws {
@@ -173,6 +175,21 @@ final class InMemoryStore: EngineStore {
     var racesAreShared: Bool { sharedRaces.load(ordering: .relaxed) }
     /// Orders `appendRaceEntry(race:after:_:)` calls, as the race's row lock does on PostgreSQL.
     private let raceLock = Mutex(())
+
+    /// Orders `creatingRace` bodies, as the creation advisory lock does on PostgreSQL.
+    private let creationLock = Mutex(())
+    /// Whether a `creatingRace` body runs, and whether it has read the active races yet.
+    private let creation = Mutex((running: false, read: false))
+    /// Races inserted other than after a read of the active races in the same `creatingRace`
+    /// step: each is a creation whose count could miss another daemon's (shared races).
+    let uncountedInserts = Atomic<Int>(0)
+    func creatingRace<T>(_ body: () throws -> T) throws -> T {
+        try creationLock.withLock { _ in
+            creation.withLock { $0 = (running: true, read: false) }
+            defer { creation.withLock { $0 = (running: false, read: false) } }
+            return try body()
+        }
+    }
 
     func race(id: String) throws -> StoredRace? { state.withLock { $0.races.first { $0.id == id } } }
     func raceTail(race: String, after seq: Int) throws -> RaceLogTail? {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Synchronization
 import RunusCore
@@ -152,5 +153,51 @@ struct SharedRaceTests {
         let listed = b.list(now: Self.start - 80).races
         #expect(listed.map(\.settings.id) == ["r"])
         #expect(listed.first?.participants == ["bo"])
+    }
+
+    @Test("creations on two services at once never pass a cap: 12 threads creating for one runner leave exactly the creator's cap of rooms, then others' creations stop at the total; both services list the same races; every insert follows a read of the active races inside one creation step")
+    func capsAcrossServices() throws {
+        let store = try Self.sharedStore()
+        var limits = RaceLimits()
+        limits.openPerCreator = 4
+        limits.openInTotal = 7
+        let relayed = Relayed()
+        let services = [0, 1].map { _ in
+            RaceService(store: store, limits: limits, caughtUp: { relayed.append($0, $1) }, makeTracker: { LiveRaceTracker() })
+        }
+        let outcomes = Mutex<[String: Int]>([:])
+        func create(_ threads: Int, by host: UserID, prefix: String) {
+            let group = DispatchGroup()
+            for t in 0..<threads {
+                group.enter()
+                Thread {
+                    defer { group.leave() }
+                    let settings = RaceSettings(id: "\(prefix)\(t)", name: "5k", distance: 5000, startTime: Self.start,
+                                                capacity: 5, createdBy: host)
+                    let outcome: String
+                    do {
+                        try services[t % 2].create(settings, now: Self.start - 600)
+                        outcome = "created"
+                    } catch let error as RaceServiceError {
+                        outcome = "\(error)"
+                    } catch {
+                        outcome = "other: \(error)"
+                    }
+                    outcomes.withLock { $0[outcome, default: 0] += 1 }
+                }.start()
+            }
+            group.wait()
+        }
+        create(12, by: "ana", prefix: "a")
+        #expect(outcomes.withLock { $0 } == ["created": 4, "\(RaceServiceError.tooManyRacesByCreator("ana", limit: 4))": 8])
+        #expect(try store.activeRaces(startingFrom: 0).filter { $0.createdBy == "ana" }.count == 4)
+        outcomes.withLock { $0 = [:] }
+        create(12, by: "bo", prefix: "b")
+        #expect(outcomes.withLock { $0 } == ["created": 3, "\(RaceServiceError.tooManyRaces(limit: 7))": 9])
+        #expect(try store.activeRaces(startingFrom: 0).count == 7)
+        #expect(store.uncountedInserts.load(ordering: .relaxed) == 0,
+                "a race was inserted other than right after reading the others' in the same step")
+        let lists = services.map { Set($0.list(now: Self.start - 500).races.map(\.settings.id)) }
+        #expect(lists[0] == lists[1] && lists[0].count == 7)
     }
 }

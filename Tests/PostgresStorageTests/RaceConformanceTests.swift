@@ -1,6 +1,8 @@
+import Foundation
 import Testing
 import RunusCore
 import Storage
+import PostgresStorage
 
 /// The race store (record 0526) on both stores: what goes in comes out, ids are never reused,
 /// the log is append-only, and a runner's deletion takes their race rows with it.
@@ -206,6 +208,43 @@ struct RaceConformanceTests {
             #expect(tails["b"] == RaceLogTail(cancelled: false, entries: [entry(2, "b"), entry(3, "b")]))
             #expect(tails["c"] == RaceLogTail(cancelled: false, entries: []))
             #expect(try store.raceTails([]).isEmpty)
+        }
+    }
+
+    @Test("race creations on two stores of one PostgreSQL (replicas) run one at a time: 8 threads each insert the race named by the count they read, none twice; a body that throws leaves no race")
+    func creationsOneAtATime() throws {
+        try TestServer.withSchema { uri, _ in
+            let a = try PostgresStore(uri: uri), b = try PostgresStore(uri: uri)
+            defer { try? a.close(); try? b.close() }
+            let seen = Observations()
+            let rounds = 5
+            onThreads(8) { t in
+                let store = t % 2 == 0 ? a : b
+                for _ in 0..<rounds {
+                    do {
+                        // Read, pause, insert: two bodies overlapping would read one count and
+                        // insert one id twice (refused as a duplicate).
+                        try store.creatingRace {
+                            let count = try store.activeRaces(startingFrom: 0).count
+                            Thread.sleep(forTimeInterval: 0.002)
+                            try store.insertRace(Self.race("r\(count)", start: 2000))
+                        }
+                        seen.add(t)
+                    } catch {
+                        seen.fail("thread \(t): \(error)")
+                    }
+                }
+            }
+            #expect(seen.failures == [])
+            #expect(try a.activeRaces(startingFrom: 0).map(\.id).sorted() == (0..<(8 * rounds)).map { "r\($0)" }.sorted())
+            struct Refused: Error {}
+            #expect(throws: Refused.self) {
+                try b.creatingRace {
+                    try b.insertRace(Self.race("gone", start: 2000))
+                    throw Refused()
+                }
+            }
+            #expect(try a.race(id: "gone") == nil)
         }
     }
 }

@@ -107,7 +107,7 @@ extension RaceService {
     }
 
     /// Races other daemons created since the last look, as rooms here (at most once every
-    /// `listSyncInterval`, or always with `force`).
+    /// `listSyncInterval`, or always with `force`); a failed read leaves the rooms as they are.
     func loadNewRaces(now: EpochSeconds, force: Bool = false) {
         guard store.racesAreShared else { return }
         let due = lastListSync.withLock { last in
@@ -115,7 +115,15 @@ extension RaceService {
             last = now
             return true
         }
-        guard due, let stored = try? store.activeRaces(startingFrom: now - Self.longestCutoff - limits.finishedRetention) else { return }
+        if due { try? readNewRaces(now: now) }
+    }
+
+    /// Reads the races other daemons created that this one has no room for, and adds their
+    /// rooms; throws when the store cannot be read (a creation must not count without them).
+    func readNewRaces(now: EpochSeconds) throws {
+        guard store.racesAreShared else { return }
+        let stored = try store.activeRaces(startingFrom: now - Self.longestCutoff - limits.finishedRetention)
+        lastListSync.withLock { $0 = now }
         let known = rooms.withLock { Set($0.keys) }
         for race in stored where !known.contains(race.id) && isRetained(race, now: now) {
             guard let room = try? rebuild(race) else { continue }

@@ -108,6 +108,9 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
     }
 
     let rooms = Mutex<[String: RoomBox]>([:])
+    /// Orders this daemon's creations (count, insert, registry), taken before anything else
+    /// and never while a room's lock or the store's is held.
+    private let creation = Mutex(())
     let store: any EngineStore
     private let resolver: any UTCOffsetResolver
     private let makeTracker: @Sendable () -> Tracker
@@ -212,33 +215,43 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
 
     /// Creates a room and stores it; refuses a duplicate id, and a creator or a daemon at its
     /// cap of open rooms.
+    ///
+    /// This daemon's creations run one at a time, and the count and the insert are one
+    /// `creatingRace` step of the store: on a shared store no other daemon creates meanwhile,
+    /// and the count includes every race the others created before (read inside the step), so
+    /// replicas creating at once cannot pass a cap together. The room joins this daemon's
+    /// registry once the race is committed.
     public func create(_ settings: RaceSettings, now: EpochSeconds) throws {
+        try creation.withLock { _ in try createAlone(settings, now: now) }
+    }
+
+    private func createAlone(_ settings: RaceSettings, now: EpochSeconds) throws {
         var room = RaceRoom(settings: settings, makeTracker: makeTracker)
         room.rules = positionRules
-        // On a shared store the caps count what the other daemons created too (as far as this
-        // one has read: two daemons creating at the same instant can pass a cap together).
-        loadNewRaces(now: now, force: true)
-        // Counted, stored and inserted under the registry's lock (room locks nest inside it,
-        // never the other way), so that concurrent creations cannot pass a cap together.
-        try rooms.withLock { rooms in
-            guard rooms[settings.id] == nil else { throw RaceServiceError.duplicate(settings.id) }
-            var open = 0, mine = 0
-            for box in rooms.values {
-                let (creator, phase) = box.state.withLock { ($0.room.settings.createdBy, $0.room.phase) }
-                guard phase != .finished else { continue }
-                open += 1
-                if creator == settings.createdBy { mine += 1 }
-            }
-            if open >= limits.openInTotal { throw RaceServiceError.tooManyRaces(limit: limits.openInTotal) }
-            if mine >= limits.openPerCreator {
-                throw RaceServiceError.tooManyRacesByCreator(settings.createdBy, limit: limits.openPerCreator)
+        let created = try store.creatingRace { () throws -> RoomBox in
+            try readNewRaces(now: now)
+            try rooms.withLock { rooms in
+                guard rooms[settings.id] == nil else { throw RaceServiceError.duplicate(settings.id) }
+                var open = 0, mine = 0
+                for box in rooms.values {
+                    let (creator, phase) = box.state.withLock { ($0.room.settings.createdBy, $0.room.phase) }
+                    guard phase != .finished else { continue }
+                    open += 1
+                    if creator == settings.createdBy { mine += 1 }
+                }
+                if open >= limits.openInTotal { throw RaceServiceError.tooManyRaces(limit: limits.openInTotal) }
+                if mine >= limits.openPerCreator {
+                    throw RaceServiceError.tooManyRacesByCreator(settings.createdBy, limit: limits.openPerCreator)
+                }
             }
             try store.insertRace(StoredRace(id: settings.id, name: settings.name, distance: settings.distance,
                                             startTime: settings.startTime, capacity: settings.capacity,
                                             isPublic: settings.isPublic, createdBy: settings.createdBy,
                                             inviteDigest: settings.inviteDigest, createdAt: now))
-            rooms[settings.id] = RoomBox(Room(room: room, createdAt: now))
+            return RoomBox(Room(room: room, createdAt: now))
         }
+        // A shared store's race may have been loaded by a `race.list` in between: keep that room.
+        rooms.withLock { $0[settings.id] = $0[settings.id] ?? created }
     }
 
     /// Public rooms not finished, by start time then id, optionally filtered by distance (metres)
