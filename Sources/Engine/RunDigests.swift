@@ -28,15 +28,17 @@ public enum RunDigests {
             if let known = cache?.lookup(record) { found[i] = known.digest } else { missing.append(i) }
         }
         if !missing.isEmpty {
-            var stored: [UserID: [String: StoredRunDigest]] = [:]
-            for user in Set(missing.map { runs[$0].userID }) {
-                stored[user] = Dictionary((try store.runDigests(user: user)).map { ($0.runID, $0) }, uniquingKeysWith: { a, _ in a })
+            // By the ids' bytes, as the store tells runners and runs apart (`ExactText`).
+            var stored: [ExactText: [ExactText: StoredRunDigest]] = [:]
+            for user in Set(missing.map { ExactText(runs[$0].userID) }) {
+                stored[user] = Dictionary((try store.runDigests(user: user.text)).map { (ExactText($0.runID), $0) },
+                                          uniquingKeysWith: { a, _ in a })
             }
             var computed: [StoredRunDigest] = []
             for i in missing {
                 let record = runs[i]
                 let digest: RunDigest?
-                if let kept = stored[record.userID]?[record.id], kept.matches(record), let decoded = RunDigestCodec.decode(kept.bytes) {
+                if let kept = stored[ExactText(record.userID)]?[ExactText(record.id)], kept.matches(record), let decoded = RunDigestCodec.decode(kept.bytes) {
                     digest = decoded
                 } else {
                     var bytes = record.track
@@ -54,13 +56,14 @@ public enum RunDigests {
     }
 }
 
-/// The daemon's digests of stored runs, by (runner, run id, start, distance): a stored run never
+/// The daemon's digests of stored runs, by (runner, run id, start, distance), ids compared by
+/// their bytes (`ExactText`, as the store compares them): a stored run never
 /// changes under its key (ingestion is idempotent by id; a run re-stored with other totals has
 /// another key). Bounded: past `capacity` entries it starts over (a miss only costs a decode).
 public final class RunDigestCache: Sendable {
     struct Key: Hashable, Sendable {
-        let user: UserID
-        let run: String
+        let user: ExactText
+        let run: ExactText
         let start: EpochSeconds
         let distance: Meters
     }
@@ -74,7 +77,7 @@ public final class RunDigestCache: Sendable {
     /// - Parameter capacity: entries kept, ≥ 1 (a digest is a few hundred bytes to a few kB).
     public init(capacity: Int = 50_000) { self.capacity = max(1, capacity) }
 
-    static func key(_ r: RunRecord) -> Key { Key(user: r.userID, run: r.id, start: r.startTime, distance: r.distance) }
+    static func key(_ r: RunRecord) -> Key { Key(user: ExactText(r.userID), run: ExactText(r.id), start: r.startTime, distance: r.distance) }
 
     public func lookup(_ record: RunRecord) -> Entry? { entries.withLock { $0[Self.key(record)] } }
 

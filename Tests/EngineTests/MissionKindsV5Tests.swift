@@ -169,6 +169,28 @@ struct MissionKindsV5Tests {
         #expect(cache.lookup(summary) != nil)
     }
 
+    @Test("the digest cache tells runs apart by the bytes of their ids: \"r\\u{E9}\" and \"re\\u{301}\" (one Swift String) keep their own digests")
+    func digestsByIdBytes() throws {
+        let start = day.startInstant(utcOffset: 0) - 86_400
+        let tracks = [straightTrack(5000, pace: 330, start: start), straightTrack(5000, pace: 300, start: start, bearing: 90)]
+        var records: [RunRecord] = []
+        for (id, track) in zip(["u:r\u{E9}", "u:re\u{301}"], tracks) {
+            var r = record(track, id: id)
+            r.track = CompactTrackCodec.encode(track)
+            r.distance = 5000  // one start and one distance: the ids alone tell the runs apart
+            records.append(r)
+        }
+        #expect(records[0].id == records[1].id && records[0].startTime == records[1].startTime,
+                "the two spellings are one String to Swift")
+        let expected = records.compactMap { RunDigests.digest(track: $0.track) }
+        #expect(expected.count == 2 && expected[0] != expected[1])
+        let cache = RunDigestCache()
+        let store = try MemoryStoreForDigests(records: records)
+        #expect(try RunDigests.digests(of: records, store: store, cache: cache) == expected)
+        #expect(cache.count == 2)
+        #expect(try RunDigests.digests(of: records, store: store, cache: cache) == expected)
+    }
+
     @Test("digests kept in the store (record 0648): a second daemon reads no track; one kept for other totals, or bytes that do not decode, are computed again")
     func keptDigests() throws {
         let past = sameRoute(count: 3, distance: 3000, pace: 330)
