@@ -64,9 +64,10 @@ public enum ImportConversion {
 
     public static let bogusClockReason = "start before 2001 (device clock reset)"
 
-    /// The results of one item. `existing` holds the run ids already stored for the runner.
-    public static func convert(_ item: ImportItem, existing: Set<String>) -> [ImportResult] {
-        if let id = item.runID, existing.contains(id) { return [.present] }
+    /// The results of one item. `existing` holds the run ids already stored for the runner (by
+    /// their bytes).
+    public static func convert(_ item: ImportItem, existing: Set<ExactText>) -> [ImportResult] {
+        if let id = item.runID, existing.contains(ExactText(id)) { return [.present] }
         switch item.source {
         case .summary(let summary):
             return [summaryRun(summary, id: item.runID!, runner: item.runner)]
@@ -90,12 +91,12 @@ public enum ImportConversion {
     }
 
     /// Every activity of a file of one runner: runs are kept, other sports skipped.
-    public static func convertFile(_ path: String, item: ImportItem, existing: Set<String>) -> [ImportResult] {
+    public static func convertFile(_ path: String, item: ImportItem, existing: Set<ExactText>) -> [ImportResult] {
         do {
             var bytes = try TrackFiles.bytes(path)
             if Gzip.isGzip(bytes) { bytes = try Gzip.decompress(bytes, name: path) }
             let hash = contentHash(bytes)
-            if existing.contains(fileRunID(runner: item.runner, hash: hash, activity: 0)) { return [.present] }
+            if existing.contains(ExactText(fileRunID(runner: item.runner, hash: hash, activity: 0))) { return [.present] }
             let activities = try TrackFileReader.read(bytes, name: path).activities
             guard !activities.isEmpty else { return [.failed(name: path, message: "no activity in the file")] }
             return activities.enumerated().map { k, activity in

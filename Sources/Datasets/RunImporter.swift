@@ -51,11 +51,17 @@ public struct RunImporter {
     }
 
     /// Creates the missing users, then imports every item. `profiles` must name every runner of
-    /// `items`; a corrupt item fails alone.
+    /// `items` (throws `DatasetError` naming the first that has none, before writing); a
+    /// corrupt item fails alone. Runners and runs are told apart by the bytes of their ids
+    /// (`ExactText`), as the store tells them apart.
     public func run(items: [ImportItem], profiles: [UserProfile], progress: (any ProgressReporter)?) throws -> ImportReport {
-        precondition(batchSize >= 1, "RunImporter: batchSize must be ≥ 1")
+        let batchSize = max(1, self.batchSize)
+        let named = Set(profiles.map { ExactText($0.id) })
+        if let orphan = items.first(where: { !named.contains(ExactText($0.runner)) }) {
+            throw DatasetError("\(orphan.name): no profile for runner '\(orphan.runner.prefix(80))'")
+        }
         var report = ImportReport()
-        var existing: [UserID: Set<String>] = [:]
+        var existing: [ExactText: Set<ExactText>] = [:]
         // Writes only when there is something to write: an empty write transaction still bumps
         // the file's change counter, and a repeated import must leave the file as it was.
         let missing = try profiles.filter { try store.user(id: $0.id) == nil }
@@ -63,8 +69,10 @@ public struct RunImporter {
             try store.transaction { for profile in missing { try store.upsertUser(profile) } }
             report.usersCreated = missing.count
         }
-        for profile in profiles { existing[profile.id] = Set(try store.allRuns(user: profile.id).map(\.id)) }
-        let weights = Dictionary(uniqueKeysWithValues: try profiles.map { p in (p.id, try store.user(id: p.id)?.weightKg) })
+        for profile in profiles { existing[ExactText(profile.id)] = Set(try store.allRuns(user: profile.id).map { ExactText($0.id) }) }
+        var weighed: [ExactText: Double?] = [:]
+        for profile in profiles { weighed[ExactText(profile.id)] = try store.user(id: profile.id)?.weightKg }
+        let weights = weighed
         var done = 0
         progress?.update(done: 0, total: items.count)
         while done < items.count {
@@ -72,9 +80,8 @@ public struct RunImporter {
             let snapshot = existing
             let results = ParallelMap.map(count: batch.count) { i -> [ImportResult] in
                 var item = batch[i]
-                precondition(snapshot[item.runner] != nil, "RunImporter: no profile for runner '\(item.runner)'")
-                item.weightKg = weights[item.runner] ?? nil
-                return ImportConversion.convert(item, existing: snapshot[item.runner]!)
+                item.weightKg = weights[ExactText(item.runner)] ?? nil
+                return ImportConversion.convert(item, existing: snapshot[ExactText(item.runner)] ?? [])
             }
             for result in results.joined() { if case .run = result { continue }; report.add(result) }
             let runs = zip(batch, results).flatMap { item, itemResults in
@@ -90,7 +97,7 @@ public struct RunImporter {
                 for ((runner, run, points), isNew) in zip(runs, inserted) {
                     // Two items of one import may give the same run (the same file twice).
                     guard isNew else { report.alreadyPresent += 1; continue }
-                    existing[runner, default: []].insert(run.id)
+                    existing[ExactText(runner), default: []].insert(ExactText(run.id))
                     if run.track == nil { report.importedSummaries += 1 } else { report.importedTracks += 1 }
                     report.points += points
                 }

@@ -24,7 +24,8 @@ extension RunnersDataset {
         let cHasTrack = try column("has_track"), cStatus = try column("track_status")
 
         var plan = ImportPlan()
-        var offsets: [UserID: [Int: Int]] = [:]
+        // By the ids' bytes, as the store tells runners apart (`ExactText`).
+        var offsets: [ExactText: [Int: Int]] = [:]
         for (n, line) in lines.enumerated() {
             let name = "activities.csv:\(n + 2)"
             let f = CSV.fields(line)
@@ -33,8 +34,8 @@ extension RunnersDataset {
             }
             let runner = f[cRunner]
             guard !runner.isEmpty, !f[cID].isEmpty else { plan.failed.append((name, "empty runner or activity_id")); continue }
-            if offsets[runner] == nil { offsets[runner] = [:] }
-            if let offset = Int(f[cOffset]), abs(offset) <= 14 * 3600 { offsets[runner]![offset, default: 0] += 1 }
+            if offsets[ExactText(runner)] == nil { offsets[ExactText(runner)] = [:] }
+            if let offset = Int(f[cOffset]), abs(offset) <= 14 * 3600 { offsets[ExactText(runner), default: [:]][offset, default: 0] += 1 }
             guard f[cSport] == "run" else { plan.skipped["sport \(f[cSport].isEmpty ? "unknown" : f[cSport])", default: 0] += 1; continue }
             guard let start = isoInstant(f[cStart]) else {
                 plan.failed.append((name, "start_utc '\(f[cStart].prefix(40))' is not YYYY-MM-DDTHH:MM:SSZ")); continue
@@ -59,11 +60,11 @@ extension RunnersDataset {
                 plan.skipped["no track and no summary (track_status \(f[cStatus].isEmpty ? "empty" : f[cStatus]))", default: 0] += 1
             }
         }
-        plan.profiles = offsets.keys.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }).map { runner in
-            let counts = offsets[runner]!
+        plan.profiles = offsets.sorted(by: { Array($0.key.text.utf8).lexicographicallyPrecedes(Array($1.key.text.utf8)) })
+            .map { runner, counts in
             // The most frequent offset; ties go to the smaller one (deterministic).
             let usual = counts.max { ($0.value, -$0.key) < ($1.value, -$1.key) }?.key ?? 0
-            return UserProfile(id: runner, timeZone: zoneName(utcOffset: usual), utcOffsetSeconds: usual)
+            return UserProfile(id: runner.text, timeZone: zoneName(utcOffset: usual), utcOffsetSeconds: usual)
         }
         return plan
     }

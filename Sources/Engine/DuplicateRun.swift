@@ -18,7 +18,7 @@ public enum DuplicateRun {
     /// then the smaller id. Runs of no duration overlap a run that contains their instant.
     public static func original(of run: RunRecord, among stored: [RunRecord]) -> RunRecord? {
         var best: (run: RunRecord, overlap: Seconds)?
-        for other in stored where other.userID == run.userID && other.id != run.id {
+        for other in stored where ExactText.same(other.userID, run.userID) && !ExactText.same(other.id, run.id) {
             let shorter = min(run.elapsed, other.elapsed)
             let shared = overlap(run, other)
             let duplicate = shorter > 0

@@ -100,7 +100,7 @@ public struct RunnerProfiles: Sendable {
         let assignments = try store.assignments(user: id, from: CivilDate(daysSinceEpoch: -1_000_000),
                                                 to: CivilDate(daysSinceEpoch: 1_000_000))
         let races = try store.races(user: id).map { race in
-            (race, try store.raceResults(race: race.id).first { $0.userID == id })
+            (race, try store.raceResults(race: race.id).first { ExactText.same($0.userID, id) })
         }
         return Export(profile: user, runs: runs, assignments: assignments, rewards: try store.rewards(user: id),
                       badges: try store.badges(user: id), races: races)

@@ -7,8 +7,11 @@ public struct ExactText: Hashable, Sendable, CustomStringConvertible {
 
     public init(_ text: String) { self.text = text }
 
-    public static func == (a: ExactText, b: ExactText) -> Bool {
-        a.text.utf8.count == b.text.utf8.count && a.text.utf8.elementsEqual(b.text.utf8)
+    public static func == (a: ExactText, b: ExactText) -> Bool { same(a.text, b.text) }
+
+    /// Whether two texts are one by their UTF-8 bytes (what `==` on `ExactText` says).
+    public static func same(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
     }
 
     public func hash(into hasher: inout Hasher) {

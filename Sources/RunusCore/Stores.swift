@@ -54,7 +54,7 @@ public struct StoredRunDigest: Sendable, Equatable {
 
     /// Whether this digest was computed from `run` as it is stored now.
     public func matches(_ run: RunRecord) -> Bool {
-        run.userID == userID && run.id == runID && run.startTime == start && run.distance == distance
+        ExactText.same(run.userID, userID) && ExactText.same(run.id, runID) && run.startTime == start && run.distance == distance
     }
 }
 

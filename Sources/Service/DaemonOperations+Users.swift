@@ -88,7 +88,7 @@ extension DaemonOperations {
             }),
             "races": .array(data.races.map { race, result in
                 ["race_id": .string(race.id), "name": .string(race.name), "distance_m": .number(race.distance),
-                 "start_time": .number(race.startTime), "host": .bool(race.createdBy == id),
+                 "start_time": .number(race.startTime), "host": .bool(ExactText.same(race.createdBy, id)),
                  "cancelled": .bool(race.cancelledAt != nil),
                  "result": result.map { r in
                      ["rank": .number(Double(r.rank)), "status": .string(r.status), "distance_m": .number(r.distance),

@@ -16,8 +16,9 @@ public final class RaceOperations: Sendable {
     /// watcher never sees an older state after a newer one (record 0526).
     private let watchers = Mutex<[String: [UInt64: Int64]]>([:])
     /// Display names of the runners who joined a race, as their profile said at the join
-    /// (race answers and events carry them; a runner without one gets null).
-    private let displayNames = Mutex<[UserID: String?]>([:])
+    /// (race answers and events carry them; a runner without one gets null), by the bytes of
+    /// their ids, as the store tells runners apart.
+    private let displayNames = Mutex<[ExactText: String?]>([:])
     /// The other daemons on the database (record 0541): told of every command this one logs.
     let peers: (any PeerChannel)?
 
@@ -96,7 +97,7 @@ public final class RaceOperations: Sendable {
 
     private func rememberNames(_ users: [UserID]) {
         let names = users.map { user in (user, (try? store.user(id: user))??.displayName) }
-        displayNames.withLock { for (user, name) in names { $0[user] = .some(name) } }
+        displayNames.withLock { for (user, name) in names { $0[ExactText(user)] = .some(name) } }
     }
 
     public func register(on router: Router) {
@@ -303,7 +304,7 @@ public final class RaceOperations: Sendable {
     /// Loads the display names of runners this daemon has not seen join (they joined through
     /// another daemon on the database, or before a restart).
     private func rememberUnnamed(_ users: [UserID]) {
-        let unknown = displayNames.withLock { names in users.filter { names[$0] == nil } }
+        let unknown = displayNames.withLock { names in users.filter { names[ExactText($0)] == nil } }
         if !unknown.isEmpty { rememberNames(unknown) }
     }
 
@@ -373,7 +374,7 @@ public final class RaceOperations: Sendable {
 
     func entryJSON(_ e: RankingEntry) -> JSONValue {
         func r(_ x: Double) -> JSONValue { .number((x * 10).rounded() / 10) }
-        let name = displayNames.withLock { $0[e.userID] ?? nil }
+        let name = displayNames.withLock { $0[ExactText(e.userID)] ?? nil }
         return ["rank": .number(Double(e.rank)), "user": .string(e.userID), "display_name": name.map { .string($0) } ?? .null,
                 "status": .string(e.status.rawValue),
                 "distance_m": r(e.distance), "gap_m": r(e.gap), "elapsed_pace_s_per_km": e.pace.map(r) ?? .null,
@@ -383,7 +384,7 @@ public final class RaceOperations: Sendable {
     /// Runners of a race as every answer and event shows them: `{user, display_name}` in
     /// joining order.
     func participantsJSON(_ users: [UserID]) -> JSONValue {
-        let names = displayNames.withLock { all in users.map { all[$0] ?? nil } }
+        let names = displayNames.withLock { all in users.map { all[ExactText($0)] ?? nil } }
         return .array(zip(users, names).map { user, name in
             ["user": .string(user), "display_name": name.map { .string($0) } ?? .null]
         })

@@ -5,6 +5,7 @@ import RunusCore
 import Tracking
 import Server
 import Storage
+import Engine
 @testable import Service
 @testable import RunusCLI
 
@@ -179,5 +180,43 @@ struct RaceSocketTests {
         }
         #expect(RaceOperations.isWellFormedRaceID("race-" + RaceOperations.secret()))
         #expect(!RaceOperations.isWellFormedRaceID("race-1"))
+    }
+
+    @Test("runners whose ids are one Swift String but differ in bytes (\"jos\\u{E9}\", \"jose\\u{301}\") each join a race and show their own display name; only the creator is its host")
+    func displayNamesByIdBytes() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.cleanup() }
+        let store = try SQLiteStore(path: dir.file("names.sqlite"))
+        let (composed, decomposed) = ("jos\u{E9}", "jose\u{301}")
+        try store.upsertUser(UserProfile(id: composed, timeZone: "UTC", displayName: "José A."))
+        try store.upsertUser(UserProfile(id: decomposed, timeZone: "UTC", displayName: "José B."))
+        let races = RaceOperations(store: store, resolver: SystemTimeZones(), clock: ManualClock(Self.start - 60), pusher: ServerPusher())
+        let router = Router()
+        races.register(on: router)
+        let created = router.answer(to: ["op": "race.create", "user": .string(composed), "name": "2K", "distance_m": 2000,
+                                         "start_time": .number(Self.start)])
+        let race = try #require(created["result"]?["race_id"]?.stringValue, "\(JSONWriter.string(created))")
+        for user in [composed, decomposed] {
+            let joined = router.answer(to: ["op": "race.join", "race_id": .string(race), "user": .string(user)])
+            #expect(joined["ok"] == true, "\(JSONWriter.string(joined).prefix(300))")
+        }
+        let watched = router.answer(to: ["op": "race.watch", "race_id": .string(race)])
+        let participants = try #require(watched["result"]?["race"]?["participants"]?.arrayValue, "\(JSONWriter.string(watched).prefix(400))")
+        let shown = participants.map { (Array(($0["user"]?.stringValue ?? "").utf8), $0["display_name"]?.stringValue) }
+        #expect(shown.map(\.0) == [Array(composed.utf8), Array(decomposed.utf8)], "both joined, as two runners")
+        #expect(shown.map(\.1) == ["José A.", "José B."])
+        // Each runner's export shows their own result row, and only the creator as the host.
+        try store.insertRaceResults([composed, decomposed].enumerated().map { i, user in
+            StoredRaceResult(raceID: race, rank: i + 1, userID: user, status: "finished", distance: 2000, finishTime: 600 + Double(i),
+                             pace: 300, gap: 0, timeGap: Double(i), xp: 100 - i, badges: [], finishedAt: Self.start + 700)
+        })
+        for (i, user) in [composed, decomposed].enumerated() {
+            let exported = try #require(try RunnerProfiles(store: store).export(user).races.first)
+            #expect(exported.result?.rank == i + 1 && ExactText.same(exported.result?.userID ?? "", user), "\(user.debugDescription)")
+        }
+        // Only the creator, by the bytes of the id, is the host.
+        let refused = router.answer(to: ["op": "race.cancel", "race_id": .string(race), "user": .string(decomposed)])
+        #expect(refused["error"]?["field"] == "user", "\(JSONWriter.string(refused).prefix(300))")
+        #expect(router.answer(to: ["op": "race.cancel", "race_id": .string(race), "user": .string(composed)])["ok"] == true)
     }
 }

@@ -168,9 +168,9 @@ public struct RaceRoom<Tracker: RaceDistanceTracker>: Sendable {
     public mutating func join(user: UserID, tokenDigest: String, now: EpochSeconds) throws -> [RaceEvent] {
         guard phase != .finished else { throw RaceError.finished }
         guard now <= settings.startTime else { throw RaceError.alreadyStarted }
-        guard !runners.contains(where: { $0.userID == user && !$0.left }) else { throw RaceError.alreadyJoined(user) }
+        guard !runners.contains(where: { ExactText.same($0.userID, user) && !$0.left }) else { throw RaceError.alreadyJoined(user) }
         guard participants.count < settings.capacity else { throw RaceError.full(capacity: settings.capacity) }
-        while let j = runners.firstIndex(where: { $0.userID == user }) {
+        while let j = runners.firstIndex(where: { ExactText.same($0.userID, user) }) {
             runners.remove(at: j)
             trackers.remove(at: j)
         }

@@ -237,7 +237,7 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
                     let (creator, phase) = box.state.withLock { ($0.room.settings.createdBy, $0.room.phase) }
                     guard phase != .finished else { continue }
                     open += 1
-                    if creator == settings.createdBy { mine += 1 }
+                    if ExactText.same(creator, settings.createdBy) { mine += 1 }
                 }
                 if open >= limits.openInTotal { throw RaceServiceError.tooManyRaces(limit: limits.openInTotal) }
                 if mine >= limits.openPerCreator {
@@ -355,7 +355,7 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
         let box = try box(id, now: now)
         let seq: Int64 = try locked(box, id, now: now) { entry in
             func check(_ room: RaceRoom<Tracker>) throws {
-                guard room.settings.createdBy == user else { throw RaceServiceError.notHost(race: id, user: user) }
+                guard ExactText.same(room.settings.createdBy, user) else { throw RaceServiceError.notHost(race: id, user: user) }
                 guard room.phase == .waiting, now < room.settings.startTime else { throw RaceError.alreadyStarted }
             }
             if store.racesAreShared {
@@ -547,7 +547,7 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
             // neither); a runner who left was stored then, and storing again changes nothing.
             // The log is read once and split by runner (a 1,000-runner race has millions of rows).
             for (user, entries) in Self.positionsByRunner(try store.raceEntries(race: raceID)) {
-                let finish = ranking.first { $0.userID == user }?.finishTime.map { settings.startTime + $0 }
+                let finish = ranking.first { ExactText.same($0.userID, user) }?.finishTime.map { settings.startTime + $0 }
                 storeRaceRun(race: raceID, settings: settings, user: user, positions: entries, until: finish, now: now)
             }
             return awards
