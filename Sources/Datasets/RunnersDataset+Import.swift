@@ -34,8 +34,10 @@ extension RunnersDataset {
             }
             let runner = f[cRunner]
             guard !runner.isEmpty, !f[cID].isEmpty else { plan.failed.append((name, "empty runner or activity_id")); continue }
-            if offsets[ExactText(runner)] == nil { offsets[ExactText(runner)] = [:] }
-            if let offset = Int(f[cOffset]), abs(offset) <= 14 * 3600 { offsets[ExactText(runner), default: [:]][offset, default: 0] += 1 }
+            let key = ExactText(runner)
+            if offsets[key] == nil { offsets[key] = [:] }
+            // A range test, not `abs`: the file may say -9223372036854775808, which `abs` traps on.
+            if let offset = Int(f[cOffset]), (-14 * 3600...14 * 3600).contains(offset) { offsets[key]?[offset, default: 0] += 1 }
             guard f[cSport] == "run" else { plan.skipped["sport \(f[cSport].isEmpty ? "unknown" : f[cSport])", default: 0] += 1; continue }
             guard let start = isoInstant(f[cStart]) else {
                 plan.failed.append((name, "start_utc '\(f[cStart].prefix(40))' is not YYYY-MM-DDTHH:MM:SSZ")); continue

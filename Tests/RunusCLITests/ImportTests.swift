@@ -163,24 +163,26 @@ struct ImportTests {
             "\(composed),1,run,running,2026-05-01T06:00:00Z,3600,5000,1600,1700,,0,none",
             "\(decomposed),1,run,running,2026-05-02T06:00:00Z,-18000,8000,2600,2700,,0,none",
             "\(decomposed),2,run,running,2026-05-03T06:00:00Z,-18000,9000,2900,3000,,0,none",
+            // An offset no clock has (Int.min, which `abs` would trap on): the run counts, the offset does not.
+            "\(composed),3,run,running,2026-05-04T06:00:00Z,-9223372036854775808,6000,1900,2000,,0,none",
         ]
         try ImportTestFiles.write(header + rows.joined(separator: "\n") + "\n", to: root + "/activities.csv")
-        try ImportTestFiles.write("runner,n_activities\n\(composed),1\n\(decomposed),2\n", to: root + "/runners.csv")
+        try ImportTestFiles.write("runner,n_activities\n\(composed),2\n\(decomposed),2\n", to: root + "/runners.csv")
         let db = dir.file("d.sqlite")
         let out = CapturedOutput()
         #expect(RunusCLI.run(arguments: ["import", "--db", db, "--dataset", root], output: out) == .success, "\(out.stdout)\(out.stderr)")
-        #expect(out.stdout.contains("imported 3 runs") && out.stdout.contains("2 new runners"), "\(out.stdout)")
+        #expect(out.stdout.contains("imported 4 runs") && out.stdout.contains("2 new runners"), "\(out.stdout)")
         let store = try SQLiteStore(path: db)
         #expect(try store.allUsers().map { Array($0.id.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
                 == [Array(decomposed.utf8), Array(composed.utf8)], "two runners, ordered by bytes (0x65 before 0xC3)")
-        #expect(try store.allRuns(user: composed).map(\.distance) == [5000])
+        #expect(try store.allRuns(user: composed).map(\.distance).sorted() == [5000, 6000])
         #expect(try store.allRuns(user: decomposed).map(\.distance).sorted() == [8000, 9000])
         #expect(try store.user(id: composed)?.utcOffsetSeconds == 3600)
         #expect(try store.user(id: decomposed)?.utcOffsetSeconds == -18_000)
         try store.close()
         let again = CapturedOutput()
         #expect(RunusCLI.run(arguments: ["import", "--db", db, "--dataset", root], output: again) == .success, "\(again.stdout)\(again.stderr)")
-        #expect(again.stdout.contains("imported 0 runs") && again.stdout.contains("already imported: 3"), "\(again.stdout)")
+        #expect(again.stdout.contains("imported 0 runs") && again.stdout.contains("already imported: 4"), "\(again.stdout)")
     }
 
     @Test("fixed-offset zone names resolve to their offset")
