@@ -34,6 +34,7 @@ extension IngestAnswer {
             "kind": .string(a.kind),
             "stretch": .bool(a.role == .stretch),
             "custom": .bool(a.role == .custom),
+            "race": .bool(a.role == .race),
             "status": .string(a.status.rawValue),
             "verdict": .string(verdict.rawValue),
             "progress": verdict == .completed ? .number(1) : evaluated?["progress"] ?? .number(0),

@@ -24,6 +24,8 @@ public struct TodayMission: Sendable, Equatable {
     public let isStretch: Bool
     /// Set by the runner (`missions.custom`), not offered.
     public let isCustom: Bool
+    /// Offered because the runner joined a race that day (record 0649).
+    public var isRace: Bool = false
 }
 
 /// Today's missions for a runner. The first request of a (runner, local day) scores candidates
@@ -96,8 +98,9 @@ public final class MissionService: Sendable {
             if !refresh, enough { return (day, try current.map { try Self.todayMission($0, state: state, user: user, day: day) }) }
             var memory = try self.memory(user: userID, before: day)
             if refresh {
-                // A refresh replaces the open offers; the runner's own missions stay (record 0535).
-                for a in current where a.status == .offered && a.role != .custom {
+                // A refresh replaces the open offers; the runner's own missions and race
+                // missions stay (records 0535 and 0649).
+                for a in current where a.status == .offered && a.role.isPolicyOffer {
                     try store.updateAssignment(user: userID, id: a.id, status: .replaced, runID: a.runID, progress: a.progress)
                 }
                 // Nothing offered earlier today comes back: refresh never alternates two sets.
@@ -106,7 +109,7 @@ public final class MissionService: Sendable {
             // Decided missions stay in a refreshed answer, and the runner's own ones in every answer.
             // Asked for more than the day has (a larger `k`), the day's missions stay and only
             // the missing ones are added: two open sets would let one run earn both (record 0524).
-            let kept = refresh ? current.filter { $0.role == .custom || $0.status != .offered } : current
+            let kept = refresh ? current.filter { !$0.role.isPolicyOffer || $0.status != .offered } : current
             let missing = refresh ? count : count - current.filter { $0.role == .daily }.count
             if !refresh { for a in todays { memory.recentSpecs.insert(a.specJSON) } }
             // Never a second copy of a mission the day has (one run would earn it twice).
@@ -121,7 +124,7 @@ public final class MissionService: Sendable {
                 : policy.choose(state: state, scorer: scorer, memory: memory))
                 .filter { !keptSpecs.contains($0.spec.canonicalJSON) && !(hasStretch && $0.isStretch) }
             // Distinct ids across refreshes: every round adds offers (custom ones have ids of their own).
-            let round = todays.filter { $0.role != .custom }.count
+            let round = todays.filter(\.role.isPolicyOffer).count
             var missions = try kept.map { try Self.todayMission($0, state: state, user: user, day: day) }
             for (i, mission) in chosen.enumerated() {
                 let id = Self.assignmentID(day: day, round: round, slot: i + 1, stretch: mission.isStretch)
@@ -157,11 +160,13 @@ public final class MissionService: Sendable {
         // The "why" sentence is rebuilt from the same as-of state (or profile), so it is stable too.
         let role = a.role
         let why = role == .custom ? Self.customWhy
+            : role == .race ? RaceMissions.why
             : state.totalRuns == 0 ? StarterMissions.why(spec, profile: user, year: day.year)
             : TodayPolicy.why(spec, state: state)
         return TodayMission(assignmentID: a.id, spec: spec, title: MissionTitle.title(for: spec),
                             pComplete: a.shownPComplete, xp: a.xp, why: why,
-                            status: a.status, isStretch: role == .stretch, isCustom: role == .custom)
+                            status: a.status, isStretch: role == .stretch, isCustom: role == .custom,
+                            isRace: role == .race)
     }
 }
 

@@ -72,17 +72,19 @@ public final class RunIngestion: Sendable {
 
     /// Ingests one run given by its fixes; returns the answer document (the same one on every
     /// repeat). `source` is what the run record says it came from: `app` for `runs.ingest`,
-    /// `race` for a race runner's track (record 0526).
+    /// `race` for a race runner's track (record 0526), with the runner's `race` result, which
+    /// decides race missions (record 0649).
     public func ingest(user userID: UserID, clientRunID: String, track: Track, now: EpochSeconds,
-                       source: String = "app") throws -> JSONValue {
-        try ingest(user: userID, clientRunID: clientRunID, input: .track(track, recordTimes: nil), now: now, source: source)
+                       source: String = "app", race: RaceResult? = nil) throws -> JSONValue {
+        try ingest(user: userID, clientRunID: clientRunID, input: .track(track, recordTimes: nil), now: now, source: source,
+                   race: race)
     }
 
     /// Ingests one run, fixes or a summary (record 0232); returns the answer document (the same
     /// one on every repeat). A summary passes the bounds of `PlausibilityRules.check(summary:)`,
     /// stores no track, and its missions are checked on its totals (`MissionEvaluator`).
     public func ingest(user userID: UserID, clientRunID: String, input: RunInput, now: EpochSeconds,
-                       source: String = "app") throws -> JSONValue {
+                       source: String = "app", race: RaceResult? = nil) throws -> JSONValue {
         let runID = clientRunID
         if let stored = try store.ingestAnswer(user: userID, runID: runID) { return try JSONParser.parse(stored) }
         guard let user = try store.user(id: userID) else { throw IngestError.unknownUser(userID) }
@@ -140,7 +142,7 @@ public final class RunIngestion: Sendable {
             try closeDays(before: day, user: user)
             var missions: [CheckedMission] = [], runXP = 0, badges: [Badge] = []
             if run.rewarded {
-                missions = try checkMissions(of: user, day: day, run: run, missionRun: missionRun())
+                missions = try checkMissions(of: user, day: day, run: run, missionRun: missionRun(), race: race)
                 runXP = Levels.runXP(distance: run.distance)
                 try store.insertReward(RewardEntry(userID: userID, time: run.startTime, xp: runXP,
                                                    reason: RewardReason.run, ref: runID))
@@ -183,19 +185,22 @@ public final class RunIngestion: Sendable {
     /// runner's assignments of that day). The day's first set was chosen from the runner's state
     /// as of the day's start, so it may be completed by a run done before it was shown (a watch
     /// synced later); a set a refresh offered after the run ended was chosen knowing the run, and
-    /// may not (record 0524); nor may a mission the runner set after the run ended (record 0535),
-    /// and such missions do not make the day's first set a later one.
+    /// may not (record 0524); nor may a mission the runner set, or a race mission offered, after
+    /// the run ended (records 0535 and 0649), and such missions do not make the day's first set a
+    /// later one.
     public static func mayComplete(_ a: MissionAssignment, runEndingAt end: EpochSeconds, dayOffers: [MissionAssignment]) -> Bool {
         guard a.offeredAt > end else { return true }
-        guard a.role != .custom else { return false }
-        return !dayOffers.contains { $0.role != .custom && $0.offeredAt < a.offeredAt }
+        guard a.role.isPolicyOffer else { return false }
+        return !dayOffers.contains { $0.role.isPolicyOffer && $0.offeredAt < a.offeredAt }
     }
 
     /// Checks every offered mission of the run's local day against the run, but those a refresh
     /// offered after the run ended (`mayComplete`).
     /// Kinds that read the runner's earlier runs (long run, streak, weekly volume) get the runs of
-    /// the year before this one, with the runner's UTC offset for calendar days.
-    func checkMissions(of user: UserProfile, day: CivilDate, run: RunRecord, missionRun: MissionRun) throws -> [CheckedMission] {
+    /// the year before this one, with the runner's UTC offset for calendar days; race kinds the
+    /// run's `race` result (none: the run was no race, and they stay open).
+    func checkMissions(of user: UserProfile, day: CivilDate, run: RunRecord, missionRun: MissionRun,
+                       race: RaceResult? = nil) throws -> [CheckedMission] {
         var out: [CheckedMission] = []
         var context: MissionContext?
         let offers = try store.assignments(user: user.id, day: day)
@@ -203,7 +208,8 @@ public final class RunIngestion: Sendable {
             guard Self.mayComplete(a, runEndingAt: run.endTime, dayOffers: offers) else {
                 out.append(CheckedMission(assignment: a, spec: try? MissionSpec(json: try JSONParser.parse(a.specJSON)),
                                           evaluation: nil, completedNow: false,
-                                          note: a.role == .custom ? Self.setAfterRun : Self.offeredAfterRun))
+                                          note: a.role == .custom ? Self.setAfterRun
+                                              : a.role == .race ? Self.joinedAfterRun : Self.offeredAfterRun))
                 continue
             }
             guard let spec = try? MissionSpec(json: try JSONParser.parse(a.specJSON)) else {
@@ -211,7 +217,8 @@ public final class RunIngestion: Sendable {
                                           note: "the stored mission spec could not be read"))
                 continue
             }
-            let missionContext = try context ?? missionContext(of: user, before: run, offers: offers)
+            var missionContext = try context ?? missionContext(of: user, before: run, offers: offers)
+            missionContext.race = race
             context = missionContext
             let evaluation = MissionEvaluator.evaluate(spec, run: missionRun, context: missionContext)
             let completed = evaluation.status == .completed
@@ -232,6 +239,8 @@ public final class RunIngestion: Sendable {
 
     /// Evidence of a mission the run could not complete because a refresh offered it after the run.
     public static let offeredAfterRun = "offered by a refresh after this run ended: a run completes only the missions offered before it ended, or the day's first set"
+    /// Evidence of a race mission the run could not complete because its race was joined after the run.
+    public static let joinedAfterRun = "offered when you joined a race after this run ended: only that race's run can complete it"
     /// Evidence of a custom mission the run could not complete because it was set after the run.
     public static let setAfterRun = "set after this run ended: a mission you set counts for the runs that end after you set it"
 

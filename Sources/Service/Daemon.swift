@@ -71,6 +71,8 @@ public final class Daemon: Sendable {
         let server = LineServer(configuration: serverConfiguration, router: try reloader.initialRouter(model: artifact))
         reloader.attach(server)
         pusher.attach(server)
+        // A race's runs and missions reach the runners' missions.today answers at once.
+        races.onRunnerChanged { [reloader] user, runStart in reloader.todayCache.invalidate(user: user, runStart: runStart) }
         server.onConnectionClosed { races.connectionClosed($0) }
         // Races the store holds carry on where they were (record 0526), before any request.
         let resumed = try races.resume()

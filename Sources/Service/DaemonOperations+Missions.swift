@@ -46,7 +46,7 @@ extension DaemonOperations {
         var entry: [String: JSONValue] = [
             "id": .string(a.id), "kind": .string(a.kind), "status": .string(a.status.rawValue),
             "xp": .number(Double(a.xp)), "source": .string(m.source.rawValue),
-            "stretch": .bool(a.role == .stretch), "custom": .bool(a.role == .custom),
+            "stretch": .bool(a.role == .stretch), "custom": .bool(a.role == .custom), "race": .bool(a.role == .race),
             "pace_needed": m.paceNeeded.map(Self.paceNeededJSON) ?? .null,
         ]
         guard let spec = m.spec else {

@@ -86,6 +86,7 @@ extension DaemonOperations {
             "status": .string(m.status.rawValue),
             "stretch": .bool(m.isStretch),
             "custom": .bool(m.isCustom),
+            "race": .bool(m.isRace),
         ]
     }
 

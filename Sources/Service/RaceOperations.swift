@@ -21,6 +21,14 @@ public final class RaceOperations: Sendable {
     private let displayNames = Mutex<[ExactText: String?]>([:])
     /// The other daemons on the database (record 0541): told of every command this one logs.
     let peers: (any PeerChannel)?
+    /// Told when a race wrote a runner's runs or missions (`RaceService.runnerChanged`).
+    private let runnerChangedRelay = RunnerChangedRelay()
+
+    /// `changed` hears of every runner whose runs (with the race run's start) or missions (nil)
+    /// a race wrote, after the write: the daemon forgets what its `missions.today` cache kept.
+    public func onRunnerChanged(_ changed: @escaping @Sendable (UserID, EpochSeconds?) -> Void) {
+        runnerChangedRelay.attach(changed)
+    }
 
     /// Limits of `race.create`.
     static let distanceRange: ClosedRange<Double> = 400...100_000
@@ -55,8 +63,10 @@ public final class RaceOperations: Sendable {
         // Events of commands other daemons logged reach this one's watchers through `relay`,
         // which can only point at `self` once it exists.
         let relay = CaughtUpRelay()
+        let changed = runnerChangedRelay
         self.service = RaceService(store: store, resolver: resolver, limits: limits, runRules: runRules,
-                                   caughtUp: { relay.deliver($0, $1) }, makeTracker: { LiveRaceTracker() })
+                                   caughtUp: { relay.deliver($0, $1) }, runnerChanged: { changed.deliver($0, $1) },
+                                   makeTracker: { LiveRaceTracker() })
         self.clock = clock
         self.pusher = pusher
         self.peers = peers
@@ -400,6 +410,12 @@ public final class RaceOperations: Sendable {
 }
 
 /// Points the race service's catch-up events at the operations once they exist.
+final class RunnerChangedRelay: Sendable {
+    private let target = Mutex<(@Sendable (UserID, EpochSeconds?) -> Void)?>(nil)
+    func attach(_ deliver: @escaping @Sendable (UserID, EpochSeconds?) -> Void) { target.withLock { $0 = deliver } }
+    func deliver(_ user: UserID, _ start: EpochSeconds?) { target.withLock { $0 }?(user, start) }
+}
+
 final class CaughtUpRelay: Sendable {
     private let target = Mutex<(@Sendable (String, [SequencedRaceEvent]) -> Void)?>(nil)
     func attach(_ deliver: @escaping @Sendable (String, [SequencedRaceEvent]) -> Void) { target.withLock { $0 = deliver } }

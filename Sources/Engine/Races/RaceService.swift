@@ -2,6 +2,7 @@ import Synchronization
 import RunusCore
 import Tracking
 import TrackFormats
+import Missions
 
 /// A race's final result for one runner, with what it earned.
 public struct RaceAward: Sendable, Equatable {
@@ -119,6 +120,12 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
     /// Stores a race runner's track as a run (`RunIngestion` with `source: race`); nil keeps
     /// races out of the runners' runs (tests of the room logic alone).
     private let raceRuns: RunIngestion?
+    /// Offers a race mission to each runner who joins (record 0649); nil with `raceRuns` (no
+    /// race run could decide it).
+    private let raceMissions: RaceMissions?
+    /// Told after this service wrote a runner's runs or missions (a race run, whose start it
+    /// gives, or a race mission: nil), so that what a daemon kept of them is forgotten.
+    let runnerChanged: @Sendable (UserID, EpochSeconds?) -> Void
     /// Receives the events of commands other daemons on a shared store appended (record 0541),
     /// as this daemon's rooms catch up with them, in order.
     let caughtUp: @Sendable (String, [SequencedRaceEvent]) -> Void
@@ -141,10 +148,12 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
                 limits: RaceLimits = RaceLimits(), positionRules: RacePositionRules = RacePositionRules(),
                 runRules: PlausibilityRules? = nil,
                 caughtUp: @escaping @Sendable (String, [SequencedRaceEvent]) -> Void = { _, _ in },
+                runnerChanged: @escaping @Sendable (UserID, EpochSeconds?) -> Void = { _, _ in },
                 makeTracker: @escaping @Sendable () -> Tracker) {
         self.store = store; self.resolver = resolver; self.makeTracker = makeTracker; self.caughtUp = caughtUp
-        self.limits = limits; self.positionRules = positionRules
+        self.limits = limits; self.positionRules = positionRules; self.runnerChanged = runnerChanged
         raceRuns = runRules.map { RunIngestion(store: store, resolver: resolver, rules: $0) }
+        raceMissions = runRules.map { _ in RaceMissions(store: store, resolver: resolver) }
     }
 
     /// The digest a secret is kept as (participant tokens, invites).
@@ -313,8 +322,19 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
     public func join(_ id: String, user: UserID, token: String, now: EpochSeconds) throws -> [SequencedRaceEvent] {
         guard try store.user(id: user) != nil else { throw RaceServiceError.unknownUser(user) }
         let digest = Self.digest(token)
-        return try update(id, now: now, command: RaceCommand(kind: .join, user: user, tokenDigest: digest, points: nil)) {
+        let events = try update(id, now: now, command: RaceCommand(kind: .join, user: user, tokenDigest: digest, points: nil)) {
             try $0.join(user: user, tokenDigest: digest, now: now)
+        }
+        offerMission(race: id, user: user, now: now)
+        return events
+    }
+
+    /// Offers the joined race's mission (record 0649). The join stands without it: a failed
+    /// write leaves the runner in the race with the day's other missions.
+    private func offerMission(race: String, user: UserID, now: EpochSeconds) {
+        guard let raceMissions, let settings = try? settings(race, now: now) else { return }
+        if (try? raceMissions.offer(user: user, distance: settings.distance, start: settings.startTime, now: now)) != nil {
+            runnerChanged(user, nil)
         }
     }
 
@@ -518,7 +538,8 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
     /// Awards the finishers and stores every runner's result, in one transaction.
     func finish(_ raceID: String, settings: RaceSettings, ranking: [RankingEntry], now: EpochSeconds) throws -> [RaceAward] {
         let distance = settings.distance
-        return try store.transaction {
+        var stored: [(UserID, EpochSeconds)] = []
+        let awards = try store.transaction {
             var awards: [RaceAward] = []
             var rows: [StoredRaceResult] = []
             for entry in ranking {
@@ -547,11 +568,18 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
             // neither); a runner who left was stored then, and storing again changes nothing.
             // The log is read once and split by runner (a 1,000-runner race has millions of rows).
             for (user, entries) in Self.positionsByRunner(try store.raceEntries(race: raceID)) {
-                let finish = ranking.first { ExactText.same($0.userID, user) }?.finishTime.map { settings.startTime + $0 }
-                storeRaceRun(race: raceID, settings: settings, user: user, positions: entries, until: finish, now: now)
+                let entry = ranking.first { ExactText.same($0.userID, user) }
+                let finish = entry?.finishTime.map { settings.startTime + $0 }
+                if let start = storeRaceRun(race: raceID, settings: settings, user: user, positions: entries, until: finish,
+                                            now: now, result: RaceResult.of(entry, ranking: ranking, distance: distance)) {
+                    stored.append((user, start))
+                }
             }
             return awards
         }
+        // After the commit, so nothing reads the runs before they are there and keeps that.
+        for (user, start) in stored { runnerChanged(user, start) }
+        return awards
     }
 
     /// The `position` entries of a log per runner (by token digest), runners in first-seen order.
@@ -569,9 +597,12 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
     /// like any run. Only points from the start (to the finish instant `until` for a finisher)
     /// count. A track that cannot be a run (fewer than two usable points, refused by the
     /// plausibility rules) is not stored: the race result stands without it.
+    /// `result` is the runner's race result, which decides their race missions. Returns the
+    /// run's start when it tried to store one (also when that failed: it may have failed after
+    /// its commit), for `runnerChanged` once the caller's transaction is over.
     private func storeRaceRun(race: String, settings: RaceSettings, user: UserID, positions: [RaceLogEntry],
-                              until: EpochSeconds?, now: EpochSeconds) {
-        guard let raceRuns else { return }
+                              until: EpochSeconds?, now: EpochSeconds, result: RaceResult?) -> EpochSeconds? {
+        guard let raceRuns else { return nil }
         var points: [TrackPoint] = []
         for entry in positions {
             guard let bytes = entry.points, let track = try? CompactTrackCodec.decode(bytes) else { continue }
@@ -581,14 +612,20 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
                 points.append(p)
             }
         }
-        guard points.count >= 2 else { return }
-        _ = try? raceRuns.ingest(user: user, clientRunID: race, track: Track(points: points), now: now, source: "race")
+        guard points.count >= 2 else { return nil }
+        _ = try? raceRuns.ingest(user: user, clientRunID: race, track: Track(points: points), now: now, source: "race",
+                                 race: result)
+        return points[0].time
     }
 
     /// Stores a leaver's run now (the end's ingest then finds it).
     private func storeLeaverRun(race: String, user: UserID, tokenDigest: String, now: EpochSeconds) {
         guard raceRuns != nil, let settings = try? settings(race), let log = try? store.raceEntries(race: race) else { return }
         let positions = log.filter { $0.kind == .position && $0.tokenDigest == tokenDigest }
-        storeRaceRun(race: race, settings: settings, user: user, positions: positions, until: nil, now: now)
+        let participants = (try? summary(race, now: now))?.participants.count ?? 1
+        let start = storeRaceRun(race: race, settings: settings, user: user, positions: positions, until: nil, now: now,
+                                 result: RaceResult(distance: settings.distance, finished: false, place: nil,
+                                                    participants: max(1, participants)))
+        if let start { runnerChanged(user, start) }
     }
 }
