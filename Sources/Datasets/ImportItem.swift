@@ -70,17 +70,19 @@ public enum ImportConversion {
         if let id = item.runID, existing.contains(ExactText(id)) { return [.present] }
         switch item.source {
         case .summary(let summary):
-            return [summaryRun(summary, id: item.runID!, runner: item.runner)]
+            guard let id = item.runID else { return [missingRunID(item)] }
+            return [summaryRun(summary, id: id, runner: item.runner)]
         case .datasetTrack(let path, let summary):
+            guard let id = item.runID else { return [missingRunID(item)] }
             do {
                 let bytes = try TrackFiles.bytes(path)
                 let activities = try TrackFileReader.read(bytes, name: path).activities
                 guard let first = activities.first else { return [.failed(name: path, message: "no activity in the file")] }
-                let result = trackRun(first.track, id: item.runID!, runner: item.runner, weightKg: item.weightKg)
+                let result = trackRun(first.track, id: id, runner: item.runner, weightKg: item.weightKg)
                 if case .run? = result { return [result!] }
                 // A track too short, or with a broken clock (times counted from 0), while the
                 // row's own start is valid: the summary is the better record of the run.
-                if let summary { return [summaryRun(summary, id: item.runID!, runner: item.runner)] }
+                if let summary { return [summaryRun(summary, id: id, runner: item.runner)] }
                 return [result ?? .skipped(reason: "track has fewer than 2 usable fixes")]
             } catch {
                 return [.failed(name: item.name, message: "\(error)")]
@@ -88,6 +90,12 @@ public enum ImportConversion {
         case .file(let path):
             return convertFile(path, item: item, existing: existing)
         }
+    }
+
+    /// A dataset row or summary without a run id (the readers always give one): a failure
+    /// naming the item, never a trap.
+    static func missingRunID(_ item: ImportItem) -> ImportResult {
+        .failed(name: item.name, message: "item '\(item.name)' of runner '\(item.runner)' has no run id")
     }
 
     /// Every activity of a file of one runner: runs are kept, other sports skipped.

@@ -194,4 +194,17 @@ struct ImportTests {
         #expect(RunnersDataset.isoInstant("2026-05-03T06:00:00Z") == 1_777_788_000)
         #expect(RunnersDataset.isoInstant("2026-02-30T06:00:00Z") == nil)
     }
+
+    @Test("a dataset summary or track item without a run id fails alone, naming the item (it trapped)")
+    func itemWithoutRunID() {
+        let summary = ImportSummary(start: 1_800_000_000, distance: 5000, moving: 1500, elapsed: 1600)
+        for source in [ImportItem.Source.summary(summary), .datasetTrack(path: "/nonexistent.gpx", summary: summary)] {
+            let results = ImportConversion.convert(ImportItem(runner: "ana", source: source, runID: nil, name: "row 7"), existing: [])
+            guard case .failed(let name, let message)? = results.first, results.count == 1 else {
+                Issue.record("\(results)")
+                continue
+            }
+            #expect(name == "row 7" && message.contains("no run id"), "\(message)")
+        }
+    }
 }
