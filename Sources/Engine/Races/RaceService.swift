@@ -540,6 +540,7 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
         let distance = settings.distance
         var stored: [(UserID, EpochSeconds)] = []
         let awards = try store.transaction {
+            stored = []  // a transaction tried again starts over
             var awards: [RaceAward] = []
             var rows: [StoredRaceResult] = []
             for entry in ranking {
@@ -622,10 +623,12 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
     private func storeLeaverRun(race: String, user: UserID, tokenDigest: String, now: EpochSeconds) {
         guard raceRuns != nil, let settings = try? settings(race), let log = try? store.raceEntries(race: race) else { return }
         let positions = log.filter { $0.kind == .position && $0.tokenDigest == tokenDigest }
-        let participants = (try? summary(race, now: now))?.participants.count ?? 1
+        let participants = max(1, (try? summary(race, now: now))?.participants.count ?? 1)
+        // A stored distance is checked before it becomes a result (RaceResult requires > 0).
+        let result = settings.distance.isFinite && settings.distance > 0
+            ? RaceResult(distance: settings.distance, finished: false, place: nil, participants: participants) : nil
         let start = storeRaceRun(race: race, settings: settings, user: user, positions: positions, until: nil, now: now,
-                                 result: RaceResult(distance: settings.distance, finished: false, place: nil,
-                                                    participants: max(1, participants)))
+                                 result: result)
         if let start { runnerChanged(user, start) }
     }
 }
