@@ -75,6 +75,13 @@ public struct RaceMissions: Sendable {
 
     /// The "why" of a race mission.
     static let why = "you joined a race that day: finish it to complete this mission"
+
+    /// A stored race mission as the day's missions list it; nil when its spec cannot be read.
+    public static func todayMission(_ a: MissionAssignment) -> TodayMission? {
+        guard let spec = try? MissionSpec(json: try JSONParser.parse(a.specJSON)) else { return nil }
+        return TodayMission(assignmentID: a.id, spec: spec, title: MissionTitle.title(for: spec), pComplete: a.pComplete,
+                            xp: a.xp, why: why, status: a.status, isStretch: false, isCustom: false, isRace: true)
+    }
 }
 
 extension RaceResult {

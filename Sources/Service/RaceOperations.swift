@@ -218,11 +218,19 @@ public final class RaceOperations: Sendable {
         let user = try request.string("user")
         try checkAccess(request, race: race)
         let token = Self.secret()
-        let events = try call(race) { try service.join(race, user: user, token: token, now: clock.now()) }
+        let (events, offered) = try call(race) { try service.joinOffering(race, user: user, token: token, now: clock.now()) }
         rememberNames([user])
         publish(race, events)
         peers?.announce(races: [race])
-        return ["race_id": .string(race), "participant_token": .string(token), "race": summaryJSON(try service.summary(race))]
+        let mission: JSONValue = offered.flatMap { a in
+            RaceMissions.todayMission(a).map { m in
+                guard case .object(var members) = DaemonOperations.todayMissionJSON(m) else { return .null }
+                members["day"] = .string(a.day.description)
+                return .object(members)
+            }
+        } ?? .null
+        return ["race_id": .string(race), "participant_token": .string(token), "race": summaryJSON(try service.summary(race)),
+                "mission": mission]
     }
 
     /// The host calls the race off before its start; watchers get `race.cancelled`.

@@ -28,11 +28,18 @@ struct RaceMissionSocketTests {
         let created = try client.call(["op": "race.create", "user": "runner-0001", "name": "1K", "distance_m": 1000,
                                        "start_time": .number(start)])
         let race = try #require(created["result"]?["race_id"]?.stringValue, "\(JSONWriter.string(created))")
-        var tokens: [String: String] = [:]
+        var tokens: [String: String] = [:], offered: [String: JSONValue] = [:]
         for user in ["runner-0001", "runner-0002"] {
             let joined = try client.call(["op": "race.join", "race_id": .string(race), "user": .string(user)])
             tokens[user] = try #require(joined["result"]?["participant_token"]?.stringValue, "\(JSONWriter.string(joined))")
+            offered[user] = joined["result"]?["mission"]
         }
+        // A second race of the same distance that day offers nothing more.
+        let twin = try client.call(["op": "race.create", "user": "runner-0002", "name": "1K again", "distance_m": 1000,
+                                    "start_time": .number(start + 60)])
+        let twinID = try #require(twin["result"]?["race_id"]?.stringValue)
+        let again = try client.call(["op": "race.join", "race_id": .string(twinID), "user": "runner-0001"])
+        #expect(again["result"]?["mission"] == .null, "\(JSONWriter.string(again))")
         // The cached answer of runner-0001 is gone: the race mission is listed.
         let joined = try today("runner-0001")
         let mission = try #require(joined.first { $0["race"] == true }, "\(joined)")
@@ -41,6 +48,10 @@ struct RaceMissionSocketTests {
         #expect(mission["p_complete"]?.doubleValue == RaceMissions.priorFinishRate)
         #expect(mission["custom"] == false && mission["stretch"] == false)
         #expect(joined.count == before.count + 1)
+        // The join answered the same mission, with its day.
+        let answered = try #require(offered["runner-0001"])
+        #expect(answered["id"] == mission["id"] && answered["xp"] == mission["xp"] && answered["race"] == true)
+        #expect(answered["day"] == "2027-01-15")
         let refreshed = try today("runner-0001", refresh: true)
         #expect(refreshed.filter { $0["race"] == true } == [mission], "a refresh keeps the race mission")
         let cached = try today("runner-0001")

@@ -320,22 +320,28 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
     }
 
     public func join(_ id: String, user: UserID, token: String, now: EpochSeconds) throws -> [SequencedRaceEvent] {
+        try joinOffering(id, user: user, token: token, now: now).events
+    }
+
+    /// `join`, with the race mission it offered (nil when the day had it already, had its
+    /// three, or the write failed: the join stands without it, record 0649).
+    public func joinOffering(_ id: String, user: UserID, token: String, now: EpochSeconds) throws
+        -> (events: [SequencedRaceEvent], mission: MissionAssignment?) {
         guard try store.user(id: user) != nil else { throw RaceServiceError.unknownUser(user) }
         let digest = Self.digest(token)
         let events = try update(id, now: now, command: RaceCommand(kind: .join, user: user, tokenDigest: digest, points: nil)) {
             try $0.join(user: user, tokenDigest: digest, now: now)
         }
-        offerMission(race: id, user: user, now: now)
-        return events
+        return (events, offerMission(race: id, user: user, now: now))
     }
 
-    /// Offers the joined race's mission (record 0649). The join stands without it: a failed
-    /// write leaves the runner in the race with the day's other missions.
-    private func offerMission(race: String, user: UserID, now: EpochSeconds) {
-        guard let raceMissions, let settings = try? settings(race, now: now) else { return }
-        if (try? raceMissions.offer(user: user, distance: settings.distance, start: settings.startTime, now: now)) != nil {
-            runnerChanged(user, nil)
-        }
+    /// Offers the joined race's mission (record 0649).
+    private func offerMission(race: String, user: UserID, now: EpochSeconds) -> MissionAssignment? {
+        guard let raceMissions, let settings = try? settings(race, now: now) else { return nil }
+        guard let offered = try? raceMissions.offer(user: user, distance: settings.distance, start: settings.startTime, now: now)
+        else { return nil }
+        runnerChanged(user, nil)
+        return offered
     }
 
     /// A runner leaves; one who leaves a running race has what they ran stored as a run now.
