@@ -61,6 +61,7 @@ extension ModelCard {
         for (kind, entry) in r.completedByKind.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             lines.append("| \(kind.rawValue) | \(entry.tried) | \(entry.completed) |")
         }
+        lines += ModelCard.truthByKind(t)
         lines.append("")
         lines.append("## Feature importance (total split gain, share)")
         lines.append("")

@@ -22,6 +22,8 @@ public enum TrainingPipeline {
         public var auc = 0.0, logLoss = 0.0, brier = 0.0, ece = 0.0
         /// Mean |p̂ − p_true| where the truth is known (simulated data), else nil.
         public var maeTrue: Double?
+        /// The same per mission kind, with the rows it is over (kinds with a known truth only).
+        public var maeTrueByKind: [MissionKind: (mae: Double, rows: Int)] = [:]
         public var baseRate = 0.0
     }
 
@@ -87,6 +89,13 @@ public enum TrainingPipeline {
         if !known.isEmpty {
             e.maeTrue = try Metrics.meanAbsoluteError(known.map { p[$0] }, known.map { examples[$0].pTrue! })
         }
+        var byKind: [MissionKind: (sum: Double, rows: Int)] = [:]
+        for i in known {
+            guard let truth = examples[i].pTrue else { continue }
+            byKind[examples[i].kind, default: (0, 0)].sum += abs(p[i] - truth)
+            byKind[examples[i].kind, default: (0, 0)].rows += 1
+        }
+        e.maeTrueByKind = byKind.mapValues { ($0.sum / Double($0.rows), $0.rows) }
         return e
     }
 
