@@ -12,9 +12,18 @@ final class LineBudget: Sendable {
 
     init(_ lines: Int) { left = Atomic(lines) }
 
+    /// Takes one line of the budget, never below zero: a failed take that went negative made a
+    /// later `giveBack` restore to 0 instead of 1, and a connection lost that line (the slice
+    /// then sent 9,999 of 10,000 lines).
     func take() -> Bool {
         if stop.load(ordering: .relaxed) { return false }
-        return left.subtract(1, ordering: .relaxed).newValue >= 0
+        var current = left.load(ordering: .relaxed)
+        while current > 0 {
+            let (exchanged, original) = left.compareExchange(expected: current, desired: current - 1, ordering: .relaxed)
+            if exchanged { return true }
+            current = original
+        }
+        return false
     }
 
     /// Returns a line taken but not sent.
