@@ -2,7 +2,7 @@ import RunusCore
 import Features
 import Missions
 
-/// Candidate missions around a runner's current ability, for every kind of `MissionFeatures.kinds`: a ladder of targets
+/// Candidate missions around a runner's current ability, for every kind of `TodayPolicy.kinds`: a ladder of targets
 /// from easy to hard, rounded to values people like to read (0.5 km, 5 minutes, whole seconds).
 public enum CandidateGenerator {
     /// Multipliers of the runner's endurance for distance-like targets.
@@ -37,6 +37,7 @@ public enum CandidateGenerator {
         addSchemaV2Kinds(state: state, add)
         addSchemaV4Kinds(state: state, add)
         addSchemaV5Kinds(state: state, add)
+        addStreaks(state: state, add)
         // An extreme history can push a ladder past the catalog's ranges; such a spec could be
         // stored but never read back (MissionSpec(json:) refuses it), so it is not offered.
         return out.filter(\.isWithinCatalog)

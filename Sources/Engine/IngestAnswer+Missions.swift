@@ -35,6 +35,8 @@ extension IngestAnswer {
             "stretch": .bool(a.role == .stretch),
             "custom": .bool(a.role == .custom),
             "race": .bool(a.role == .race),
+            "first_day": .string(a.day.description),
+            "last_day": .string(MissionWindow.lastDay(of: a).description),
             "status": .string(a.status.rawValue),
             "verdict": .string(verdict.rawValue),
             "progress": verdict == .completed ? .number(1) : evaluated?["progress"] ?? .number(0),

@@ -1,8 +1,8 @@
 import RunusCore
 
-/// What becomes of a mission nobody completed once its day is over (record 0534): `failed` when
-/// the runner ran that local day (a run that is evidence of running, record 0230), `expired`
-/// when not. `runs.ingest` writes it for the days before a run's day (`RunIngestion.closeDays`);
+/// What becomes of a mission nobody completed once its day is over (record 0534; a streak's
+/// window, record 0650): `failed` when the runner ran on its (offer) local day (a run that is
+/// evidence of running, record 0230), `expired` when not. `runs.ingest` writes it for the days before a run's day (`RunIngestion.closeDays`);
 /// until a later run arrives, `missions.history` shows the same status computed on read for
 /// every day before the runner's today, so a "my missions" screen never shows yesterday's
 /// missions as still open.
@@ -16,9 +16,10 @@ public enum MissionDayEnd {
     }
 
     /// The status `a` shows when the runner's local day is `today`: the stored one, or, for a
-    /// mission still `offered` on a day before `today`, its day-end status.
+    /// mission still `offered` whose window is over before `today` (`MissionWindow.isOver`), its
+    /// day-end status, by whether the runner ran on its offer day.
     public static func shownStatus(_ a: MissionAssignment, today: CivilDate, runDays: Set<CivilDate>) -> MissionStatus {
-        guard a.status == .offered, a.day < today else { return a.status }
+        guard a.status == .offered, MissionWindow.isOver(a, today: today, runDays: runDays) else { return a.status }
         return status(ranThatDay: runDays.contains(a.day))
     }
 }

@@ -60,7 +60,8 @@ public struct MissionHistoryService: Sendable {
         let needsRuns = assignments.contains { $0.status == .offered && $0.day < today }
         let runDays = needsRuns
             ? MissionDayEnd.runDays(try store.runs(user: userID, from: query.from.startInstant(utcOffset: 0) - 2 * 86_400,
-                                                   to: query.to.startInstant(utcOffset: 0) + 3 * 86_400),
+                                                   to: query.to.startInstant(utcOffset: 0)
+                                                       + Double(MissionWindow.maximumDays + 2) * 86_400),
                                     user: user, resolver: resolver)
             : []
         // The store orders by day, then offer order: newest day first, offer order kept within it.

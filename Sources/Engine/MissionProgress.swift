@@ -47,8 +47,11 @@ public struct MissionProgressService: Sendable {
         guard let user = try store.user(id: userID) else { throw EngineError.unknownUser(userID) }
         let moment = RunnerMoment(profile: user, at: now, resolver: resolver)
         let day = requestedDay ?? moment.day
-        let dayOffers = try store.assignments(user: userID, day: day)
-        let open = dayOffers.filter(\.isCurrent)
+        let recent = try store.assignments(user: userID, from: day.adding(days: 1 - MissionWindow.maximumDays), to: day)
+        let dayOffers = recent.filter { $0.day == day }
+        // The day's missions, then the offers of earlier days still open on it (a streak, record 0650).
+        let carried = try MissionService.carried(recent, into: day, user: user, store: store, resolver: resolver)
+        let open = dayOffers.filter(\.isCurrent) + carried
         guard !open.isEmpty else { return (day, []) }
         let specs = open.map { try? MissionSpec(json: try JSONParser.parse($0.specJSON)) }
         let dayStart = day.startInstant(utcOffset: moment.utcOffset)

@@ -26,6 +26,10 @@ public struct TodayMission: Sendable, Equatable {
     public let isCustom: Bool
     /// Offered because the runner joined a race that day (record 0649).
     public var isRace: Bool = false
+    /// The local days it is open (`MissionWindow`, record 0650): its offer day, and the last
+    /// day a run can complete it (the same day but for a streak).
+    public var firstDay: CivilDate
+    public var lastDay: CivilDate
 }
 
 /// Today's missions for a runner. The first request of a (runner, local day) scores candidates
@@ -83,20 +87,27 @@ public final class MissionService: Sendable {
             throw EngineError.dayOutOfRange(asked: requestedDay, today: current)
         }
         let (day, state) = try runnerState(moment, day: requestedDay)
-        func stored() throws -> (all: [MissionAssignment], current: [MissionAssignment], enough: Bool) {
-            let all = try store.assignments(user: userID, day: day)
+        func stored() throws -> (all: [MissionAssignment], current: [MissionAssignment], carried: [MissionAssignment], enough: Bool) {
+            let recent = try store.assignments(user: userID, from: day.adding(days: 1 - MissionWindow.maximumDays), to: day)
+            let all = recent.filter { $0.day == day }
             let current = all.filter(\.isCurrent)
-            return (all, current, current.filter { $0.role == .daily }.count >= count)
+            let carried = try self.carried(recent, into: day, user: user)
+            return (all, current, carried, current.filter { $0.role == .daily }.count >= count)
+        }
+        func answer(_ assignments: [MissionAssignment]) throws -> [TodayMission] {
+            try assignments.map { try Self.todayMission($0, state: state, user: user, day: day) }
         }
         // Fast path without a write transaction: the day's missions exist already.
         let first = try stored()
-        if !refresh, first.enough { return (day, try first.current.map { try Self.todayMission($0, state: state, user: user, day: day) }) }
+        if !refresh, first.enough { return (day, try answer(first.current + first.carried)) }
         return try store.transaction(runners: [userID]) {
             // Re-read inside the write transaction: a concurrent first request may have
             // chosen the day's missions since (transactions are serialised).
-            let (todays, current, enough) = try stored()
-            if !refresh, enough { return (day, try current.map { try Self.todayMission($0, state: state, user: user, day: day) }) }
+            let (todays, current, carried, enough) = try stored()
+            if !refresh, enough { return (day, try answer(current + carried)) }
             var memory = try self.memory(user: userID, before: day)
+            // A kind whose offer of an earlier day is still open is not offered again (record 0650).
+            memory.openKinds = Set(carried.compactMap { MissionKind(rawValue: $0.kind) })
             if refresh {
                 // A refresh replaces the open offers; the runner's own missions and race
                 // missions stay (records 0535 and 0649).
@@ -125,19 +136,39 @@ public final class MissionService: Sendable {
                 .filter { !keptSpecs.contains($0.spec.canonicalJSON) && !(hasStretch && $0.isStretch) }
             // Distinct ids across refreshes: every round adds offers (custom ones have ids of their own).
             let round = todays.filter(\.role.isPolicyOffer).count
-            var missions = try kept.map { try Self.todayMission($0, state: state, user: user, day: day) }
+            var missions = try answer(kept)
             for (i, mission) in chosen.enumerated() {
                 let id = Self.assignmentID(day: day, round: round, slot: i + 1, stretch: mission.isStretch)
-                try store.insertAssignment(MissionAssignment(
+                let assignment = MissionAssignment(
                     id: id, userID: userID, day: day, kind: mission.spec.kind.rawValue,
                     specJSON: mission.spec.canonicalJSON, modelVersion: scorer.version,
-                    pComplete: mission.pComplete, xp: mission.xp, status: .offered, offeredAt: now))
+                    pComplete: mission.pComplete, xp: mission.xp, status: .offered, offeredAt: now)
+                try store.insertAssignment(assignment)
                 missions.append(TodayMission(assignmentID: id, spec: mission.spec, title: mission.title,
                                              pComplete: mission.pComplete, xp: mission.xp, why: mission.why,
-                                             status: .offered, isStretch: mission.isStretch, isCustom: false))
+                                             status: .offered, isStretch: mission.isStretch, isCustom: false,
+                                             firstDay: day, lastDay: MissionWindow.lastDay(of: assignment)))
             }
-            return (day, missions)
+            return (day, missions + (try answer(carried)))
         }
+    }
+
+    /// Offers of days before `day` among `recent` (the runner's assignments of the last
+    /// `MissionWindow.maximumDays` days) still open on `day`: `offered`, with a window that
+    /// reaches `day` and is not over (a streak's runs are read only when there is one).
+    func carried(_ recent: [MissionAssignment], into day: CivilDate, user: UserProfile) throws -> [MissionAssignment] {
+        try Self.carried(recent, into: day, user: user, store: store, resolver: resolver)
+    }
+
+    static func carried(_ recent: [MissionAssignment], into day: CivilDate, user: UserProfile, store: any EngineStore,
+                        resolver: any UTCOffsetResolver) throws -> [MissionAssignment] {
+        let open = recent.filter { $0.day < day && $0.status == .offered && MissionWindow.lastDay(of: $0) >= day }
+        guard let first = open.map(\.day).min() else { return [] }
+        // A day wider on each side: an offset (or a DST change) moves instants across UTC midnight.
+        let runs = try store.runs(user: user.id, from: first.startInstant(utcOffset: 0) - 2 * 86_400,
+                                  to: day.startInstant(utcOffset: 0) + 2 * 86_400)
+        let runDays = MissionDayEnd.runDays(runs, user: user, resolver: resolver)
+        return open.filter { !MissionWindow.isOver($0, today: day, runDays: runDays) }
     }
 
     /// The id of the `slot`-th mission (1-based) chosen in round `round` (0, then one more per
@@ -151,8 +182,9 @@ public final class MissionService: Sendable {
     /// Offers of the `PolicyMemory.kindDays` days before `day`: specs not completed (the last
     /// `PolicyMemory.days`), and kinds.
     func memory(user: UserID, before day: CivilDate) throws -> PolicyMemory {
-        PolicyMemory(offers: try store.assignments(user: user, from: day.adding(days: -PolicyMemory.kindDays), to: day.adding(days: -1)),
-                     before: day)
+        let days = max(PolicyMemory.kindDays, MissionWindow.maximumDays - 1)
+        return PolicyMemory(offers: try store.assignments(user: user, from: day.adding(days: -days), to: day.adding(days: -1)),
+                            before: day)
     }
 
     static func todayMission(_ a: MissionAssignment, state: RunnerState, user: UserProfile, day: CivilDate) throws -> TodayMission {
@@ -166,7 +198,7 @@ public final class MissionService: Sendable {
         return TodayMission(assignmentID: a.id, spec: spec, title: MissionTitle.title(for: spec),
                             pComplete: a.shownPComplete, xp: a.xp, why: why,
                             status: a.status, isStretch: role == .stretch, isCustom: role == .custom,
-                            isRace: role == .race)
+                            isRace: role == .race, firstDay: a.day, lastDay: MissionWindow.lastDay(of: a))
     }
 }
 

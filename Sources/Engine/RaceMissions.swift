@@ -80,7 +80,8 @@ public struct RaceMissions: Sendable {
     public static func todayMission(_ a: MissionAssignment) -> TodayMission? {
         guard let spec = try? MissionSpec(json: try JSONParser.parse(a.specJSON)) else { return nil }
         return TodayMission(assignmentID: a.id, spec: spec, title: MissionTitle.title(for: spec), pComplete: a.pComplete,
-                            xp: a.xp, why: why, status: a.status, isStretch: false, isCustom: false, isRace: true)
+                            xp: a.xp, why: why, status: a.status, isStretch: false, isCustom: false, isRace: true,
+                            firstDay: a.day, lastDay: a.day)
     }
 }
 

@@ -157,8 +157,9 @@ public final class RunIngestion: Sendable {
         }
     }
 
-    /// Offers of days before `day` that are still open are decided (`MissionDayEnd`): failed
-    /// when the runner ran that day, expired otherwise.
+    /// Offers of days before `day` that are still open and whose window is over
+    /// (`MissionWindow.isOver`) are decided (`MissionDayEnd`): failed when the runner ran on
+    /// their offer day, expired otherwise. A streak still running on `day` stays open.
     func closeDays(before day: CivilDate, user: UserProfile) throws {
         let open = try store.assignments(user: user.id, from: day.adding(days: -60), to: day.adding(days: -1))
             .filter { $0.status == .offered }
@@ -166,7 +167,7 @@ public final class RunIngestion: Sendable {
         let from = first.startInstant(utcOffset: user.utcOffsetSeconds) - 86_400
         let runDays = MissionDayEnd.runDays(try store.runs(user: user.id, from: from, to: day.startInstant(utcOffset: user.utcOffsetSeconds) + 86_400),
                                             user: user, resolver: resolver)
-        for a in open {
+        for a in open where MissionWindow.isOver(a, today: day, runDays: runDays) {
             try store.updateAssignment(user: user.id, id: a.id, status: MissionDayEnd.status(ranThatDay: runDays.contains(a.day)),
                                        runID: a.runID, progress: a.progress)
         }
@@ -194,7 +195,8 @@ public final class RunIngestion: Sendable {
         return !dayOffers.contains { $0.role.isPolicyOffer && $0.offeredAt < a.offeredAt }
     }
 
-    /// Checks every offered mission of the run's local day against the run, but those a refresh
+    /// Checks every offered mission of the run's local day, and every offer of an earlier day
+    /// whose window reaches it (a streak, `MissionWindow`), against the run, but those a refresh
     /// offered after the run ended (`mayComplete`).
     /// Kinds that read the runner's earlier runs (long run, streak, weekly volume) get the runs of
     /// the year before this one, with the runner's UTC offset for calendar days; race kinds the
@@ -203,9 +205,14 @@ public final class RunIngestion: Sendable {
                        race: RaceResult? = nil) throws -> [CheckedMission] {
         var out: [CheckedMission] = []
         var context: MissionContext?
-        let offers = try store.assignments(user: user.id, day: day)
-        for a in offers where a.status == .offered {
-            guard Self.mayComplete(a, runEndingAt: run.endTime, dayOffers: offers) else {
+        // The day's offers, then those of earlier days whose window is still open (closed by
+        // `closeDays` before this check when over).
+        let recent = try store.assignments(user: user.id, from: day.adding(days: 1 - MissionWindow.maximumDays), to: day)
+        let offers = recent.filter { $0.day == day }
+        let carried = recent.filter { $0.day < day && $0.status == .offered && MissionWindow.lastDay(of: $0) >= day }
+        for a in offers.filter({ $0.status == .offered }) + carried {
+            let ownDay = a.day == day ? offers : recent.filter { $0.day == a.day }
+            guard Self.mayComplete(a, runEndingAt: run.endTime, dayOffers: ownDay) else {
                 out.append(CheckedMission(assignment: a, spec: try? MissionSpec(json: try JSONParser.parse(a.specJSON)),
                                           evaluation: nil, completedNow: false,
                                           note: a.role == .custom ? Self.setAfterRun

@@ -26,8 +26,14 @@ public struct PolicyMemory: Sendable, Equatable {
     /// three days in a row, which the policy does only when nothing else fits.
     public var twoDayKinds: Set<MissionKind> = []
 
-    public init(recentSpecs: Set<String> = [], recentKinds: [MissionKind: Int] = [:], twoDayKinds: Set<MissionKind> = []) {
+    /// Kinds of offers of earlier days still open on the day (a streak, record 0650): not
+    /// offered again until that one is over.
+    public var openKinds: Set<MissionKind> = []
+
+    public init(recentSpecs: Set<String> = [], recentKinds: [MissionKind: Int] = [:], twoDayKinds: Set<MissionKind> = [],
+                openKinds: Set<MissionKind> = []) {
         self.recentSpecs = recentSpecs; self.recentKinds = recentKinds; self.twoDayKinds = twoDayKinds
+        self.openKinds = openKinds
     }
 
     /// Days of offers whose specs are not offered again at once.
@@ -37,10 +43,15 @@ public struct PolicyMemory: Sendable, Equatable {
     public static let kindDays = 7
 
     /// The memory for `day` from a runner's offers (any order), whichever model offered them.
+    /// An offer still `offered` whose window (`MissionWindow`) reaches `day` keeps its kind
+    /// open; `MissionService` also drops those a day without a run has ended.
     public init(offers: [MissionAssignment], before day: CivilDate) {
         let first = day.adding(days: -Self.days)
         let firstForKinds = day.adding(days: -Self.kindDays)
         var yesterday: Set<MissionKind> = [], dayBefore: Set<MissionKind> = []
+        for a in offers where a.day < day && a.status == .offered && MissionWindow.lastDay(of: a) >= day {
+            if let kind = MissionKind(rawValue: a.kind) { openKinds.insert(kind) }
+        }
         for a in offers where a.day >= firstForKinds && a.day < day {
             if a.status != .completed && a.day >= first { recentSpecs.insert(a.specJSON) }
             guard let kind = MissionKind(rawValue: a.kind) else { continue }
@@ -67,13 +78,27 @@ public struct TodayPolicy: Sendable {
     /// Probability band of the stretch mission; nil: no stretch mission.
     public var stretchBand: ClosedRange<Double>?
 
+    /// The kinds the policy offers, in ranking order for ties: the model's kinds, then streak.
+    public static let kinds: [MissionKind] = MissionFeatures.kinds + [.streak]
+
     public init(band: ClosedRange<Double> = 0.65...0.85, count: Int = 3, stretchBand: ClosedRange<Double>? = 0.4...0.5) {
         self.band = band; self.count = count; self.stretchBand = stretchBand
     }
 
     public func choose(state: RunnerState, scorer: MissionScorer, memory: PolicyMemory = PolicyMemory()) -> [ChosenMission] {
-        let fresh = CandidateGenerator.candidates(for: state).filter { !memory.recentSpecs.contains($0.canonicalJSON) }
-        let scored = scorer.probabilities(fresh.map { MissionFeatures.vector($0, state: state) })
+        let fresh = CandidateGenerator.candidates(for: state).filter {
+            !memory.recentSpecs.contains($0.canonicalJSON) && !memory.openKinds.contains($0.kind)
+        }
+        // The model scores the kinds it was trained on; a streak, decided by the days after
+        // today, is scored by the runner's schedule (`StreakForecast`, record 0650).
+        let modelled = fresh.indices.filter { MissionFeatures.models(fresh[$0].kind) }
+        var scored = [Double](repeating: .nan, count: fresh.count)
+        for (i, p) in zip(modelled, scorer.probabilities(modelled.map { MissionFeatures.vector(fresh[$0], state: state) })) {
+            scored[i] = p
+        }
+        for i in fresh.indices {
+            if case .streak(let days) = fresh[i] { scored[i] = StreakForecast.probability(days: days, state: state) }
+        }
         // A probability that is not a number cannot be placed against the band: that candidate
         // is not offered (features are finite, so this is a last line of defence).
         let kept = fresh.indices.filter { scored[$0].isFinite }
@@ -99,15 +124,18 @@ public struct TodayPolicy: Sendable {
             return (band.contains(probabilities[i]) ? 0 : 2) + repeated
         }
         func offered(_ i: Int) -> Int { band.contains(probabilities[i]) ? memory.recentKinds[candidates[i].kind] ?? 0 : 0 }
-        let ranked = MissionFeatures.kinds.compactMap { best[$0] }
+        let ranked = Self.kinds.compactMap { best[$0] }
             .sorted { (tier($0), offered($0), distance(probabilities[$0]), $0) < (tier($1), offered($1), distance(probabilities[$1]), $1) }
         var chosen = Array(ranked.prefix(count))
         var stretch: Int?
         if let stretchBand {
             let target = (stretchBand.lowerBound + stretchBand.upperBound) / 2
             let taken = Set(chosen.map { candidates[$0] })
+            // One open offer of a multi-day kind at a time (record 0650): no second streak.
+            let multiDay = Set(chosen.map { candidates[$0] }.filter { $0.offerWindowDays > 1 }.map(\.kind))
             stretch = candidates.indices
-                .filter { stretchBand.contains(probabilities[$0]) && !taken.contains(candidates[$0]) }
+                .filter { stretchBand.contains(probabilities[$0]) && !taken.contains(candidates[$0])
+                    && !multiDay.contains(candidates[$0].kind) }
                 .min { (abs(probabilities[$0] - target), $0) < (abs(probabilities[$1] - target), $1) }
         }
         if let stretch { chosen.append(stretch) }
@@ -172,6 +200,8 @@ public struct TodayPolicy: Sendable {
             return whyV4(spec, state: state)
         case .explorer, .personalBest:
             return whyV5(spec, state: state)
+        case .streak(let days):
+            return whyStreak(days: days, state: state)
         default:
             // `choose` only sees `CandidateGenerator`'s kinds, but a stored offer may be of any
             // kind (written by another version): it gets a plain sentence, never a trap.

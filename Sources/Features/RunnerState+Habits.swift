@@ -64,4 +64,16 @@ extension RunnerState {
         }
         return h
     }
+
+    /// `runDaysBack` and `daysSinceFirstRunDay` of `past` (sorted, all before `asOf`).
+    static func runDays(past: [RunRecord], asOf: EpochSeconds, utcOffset: Int) -> (back: [Bool], span: Int) {
+        var back = [Bool](repeating: false, count: runDayWindow + 1)
+        guard let first = past.first else { return (back, 0) }
+        let today = CivilDate(instant: asOf, utcOffset: utcOffset).daysSinceEpoch
+        for run in past {
+            let b = today - CivilDate(instant: run.startTime, utcOffset: utcOffset).daysSinceEpoch
+            if b >= 0 && b < back.count { back[b] = true }
+        }
+        return (back, max(0, today - CivilDate(instant: first.startTime, utcOffset: utcOffset).daysSinceEpoch + 1))
+    }
 }

@@ -82,6 +82,12 @@ public struct RunnerState: Sendable, Equatable {
     /// Consecutive local days with a run ending with the day before `asOf`'s local day (a run
     /// earlier on the same day extends it), 0…
     public let dayStreak: Int
+    /// Whether the runner ran on each local day back from `asOf`'s (index 0: that day, before
+    /// `asOf`; index b: b days before), `runDayWindow` + 1 entries, within the days since the
+    /// first run's (later entries are false): what `StreakForecast` reads.
+    public let runDaysBack: [Bool]
+    /// Local days from the first run's day to `asOf`'s, the first's included, ≥ 0 (0 without runs).
+    public let daysSinceFirstRunDay: Int
     /// Circular mean of the local start hours of the last 20 runs, hours in [0, 24); nil without history.
     public let usualStartHour: Double?
     /// Mean resultant length of those start hours on the 24 h circle, [0, 1] (1: always the same hour).
@@ -111,6 +117,8 @@ public struct RunnerState: Sendable, Equatable {
     public static let enduranceWeight = 0.15
     /// Runs that enter `typicalPace`, `paceVariability` and `climbPerKm`.
     public static let paceWindow = 10
+    /// Local days before `asOf`'s that `runDaysBack` covers (12 weeks).
+    public static let runDayWindow = 84
     /// Runs that enter `usualStartHour`.
     public static let startHourWindow = 20
     /// Days of mission outcomes that enter `outcomes`.
@@ -181,6 +189,7 @@ public struct RunnerState: Sendable, Equatable {
         let habits = Self.habits(past: past, asOf: asOf, utcOffset: utcOffset)
         consistency8w = habits.consistency; weekStreak = habits.weekStreak; dayStreak = habits.dayStreak
         usualStartHour = habits.startHour; startHourRegularity = habits.regularity; weekdayShare = habits.weekdayShare
+        (runDaysBack, daysSinceFirstRunDay) = Self.runDays(past: past, asOf: asOf, utcOffset: utcOffset)
 
         let today = CivilDate(instant: asOf, utcOffset: utcOffset)
         let monday = today.daysSinceEpoch - (today.isoWeekday - 1)

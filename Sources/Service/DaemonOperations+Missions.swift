@@ -47,6 +47,7 @@ extension DaemonOperations {
             "id": .string(a.id), "kind": .string(a.kind), "status": .string(a.status.rawValue),
             "xp": .number(Double(a.xp)), "source": .string(m.source.rawValue),
             "stretch": .bool(a.role == .stretch), "custom": .bool(a.role == .custom), "race": .bool(a.role == .race),
+            "first_day": .string(a.day.description), "last_day": .string(MissionWindow.lastDay(of: a).description),
             "pace_needed": m.paceNeeded.map(Self.paceNeededJSON) ?? .null,
         ]
         guard let spec = m.spec else {

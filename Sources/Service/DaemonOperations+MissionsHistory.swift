@@ -79,6 +79,7 @@ extension DaemonOperations {
             "id": .string(a.id), "day": .string(a.day.description), "kind": .string(a.kind),
             "status": .string(e.status.rawValue),
             "stretch": .bool(a.role == .stretch), "custom": .bool(a.role == .custom), "race": .bool(a.role == .race),
+            "first_day": .string(a.day.description), "last_day": .string(MissionWindow.lastDay(of: a).description),
             "p_complete": a.shownPComplete.map { .number(($0 * 10_000).rounded() / 10_000) } ?? .null,
             "xp": .number(Double(a.xp)),
             "xp_awarded": .number(Double(e.status == .completed ? a.xp : 0)),

@@ -87,6 +87,8 @@ extension DaemonOperations {
             "stretch": .bool(m.isStretch),
             "custom": .bool(m.isCustom),
             "race": .bool(m.isRace),
+            "first_day": .string(m.firstDay.description),
+            "last_day": .string(m.lastDay.description),
         ]
     }
 
