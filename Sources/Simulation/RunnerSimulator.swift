@@ -64,6 +64,8 @@ public enum RunnerSimulator {
         // Every run's digest, and the cells covered so far (the explorer check's "before").
         var digests: [RunDigest] = []
         var visited = Set<GridCell>()
+        // Offers of earlier days still open (a streak, record 0650): indices into `assignments`.
+        var open: [Int] = []
 
         for dayIndex in 0..<configuration.days {
             let day = configuration.startDay.adding(days: dayIndex)
@@ -94,15 +96,22 @@ public enum RunnerSimulator {
             let runs_today = breakLeft == 0
                 && rng.bernoulli(preferred ? preferredDayProbability : otherDayProbability)
             guard runs_today else {
+                // A day without a run ends every open streak (record 0650): it was tried on its
+                // offer day, so it failed; today's offers expire.
+                for i in open { assignments[i].status = .failed }
+                open = []
                 assignments += dayAssignments
                 body.endDay(ran: 0)
                 continue
             }
 
-            var tries = rng.bernoulli(traits.engagement) && !offers.isEmpty
-            let chosen = policy != nil && offers.count > 1 ? rng.int(in: 0...(offers.count - 1)) : 0
-            let spec = offers.isEmpty ? MissionSpec.distance(minDistance: 1000) : offers[chosen].spec
-            if offers.isEmpty { tries = false }
+            // A streak is not tried by a run of its own: any run of its days counts. The runner
+            // tries one of the day's other offers (with none of those, no mission).
+            let tryable = offers.indices.filter { offers[$0].spec.offerWindowDays == 1 }
+            var tries = rng.bernoulli(traits.engagement) && !tryable.isEmpty
+            let chosen = policy != nil && tryable.count > 1 ? tryable[rng.int(in: 0...(tryable.count - 1))] : tryable.first ?? 0
+            let spec = tryable.isEmpty ? MissionSpec.distance(minDistance: 1000) : offers[chosen].spec
+            if tryable.isEmpty { tries = false }
             let longest = observed.longest28d(before: dayStart)
             if spec.kind == .longRun && longest == 0 { tries = false }  // an engine offered it without a recent run
             let weekSoFar = observed.weekSoFar(before: dayStart, utcOffset: offset)
@@ -182,9 +191,57 @@ public enum RunnerSimulator {
                 dayAssignments[chosen].progress = evaluation.progress
                 dayAssignments[chosen].pTrue = pTrue
             }
+            // Streaks: today's run starts today's (its truth: the chance of running on each day
+            // it still needs) and is checked against every open one.
+            for i in dayAssignments.indices where offers[i].spec.offerWindowDays > 1 {
+                dayAssignments[i].status = .offered
+                dayAssignments[i].pTrue = Self.streakTruth(offers[i].spec, day: day, runs: runs, utcOffset: offset,
+                                                           preferredWeekdays: traits.preferredWeekdays)
+            }
+            let base = assignments.count
             assignments += dayAssignments
+            open += dayAssignments.indices.filter { dayAssignments[$0].status == .offered }.map { base + $0 }
+            let streakContext = open.isEmpty ? .empty : MissionContext(
+                priorRuns: runs.dropLast().map { PriorRun(start: $0.startTime, utcOffset: offset, distance: $0.distance) },
+                utcOffset: offset)
+            open = open.filter { i in
+                guard let spec = try? MissionSpec(json: try JSONParser.parse(assignments[i].specJSON)) else { return false }
+                let e = MissionEvaluator.evaluate(spec, run: MissionRun(metrics: metrics), context: streakContext)
+                assignments[i].progress = max(assignments[i].progress ?? 0, e.progress)
+                if e.status == .completed {
+                    assignments[i].status = .completed
+                    assignments[i].runID = run.id
+                    return false
+                }
+                if assignments[i].day.adding(days: spec.offerWindowDays - 1) <= day {
+                    assignments[i].status = .failed
+                    return false
+                }
+                return true
+            }
             body.endDay(ran: plan.footDistance)
         }
+        // Streaks still running when the simulation ends are left out (no outcome yet).
+        for i in open { assignments[i].status = .expired; assignments[i].pTrue = nil }
         return SimulatedRunner(profile: traits.profile, runs: runs, assignments: assignments, digests: digests, attempts: attempts)
+    }
+
+    /// The true chance that a runner who ran on `day` (the last of `runs`) completes a streak
+    /// offered that day (docs/simulation.md): no break may start on any day the streak still
+    /// needs after `day` (a break lasts longer than any window), and the runner runs on each of
+    /// them with the weekday's probability.
+    static func streakTruth(_ spec: MissionSpec, day: CivilDate, runs: [RunRecord], utcOffset: Int,
+                            preferredWeekdays: Set<Int>) -> Double {
+        guard case .streak(let n) = spec else { return 0 }
+        let runDays = Set(runs.map { CivilDate(instant: $0.startTime, utcOffset: utcOffset) })
+        var behind = 0
+        while runDays.contains(day.adding(days: -(behind + 1))) { behind += 1 }
+        let needed = max(0, n - 1 - behind)
+        var p = 1.0
+        for ahead in stride(from: 1, through: needed, by: 1) {
+            let preferred = preferredWeekdays.contains(day.adding(days: ahead).isoWeekday)
+            p *= (1 - breakProbability) * (preferred ? preferredDayProbability : otherDayProbability)
+        }
+        return p
     }
 }

@@ -11,7 +11,11 @@ public struct PolicySimulation: Sendable {
     public struct Row: Sendable {
         public var tried = 0, completed = 0
         public var predicted = 0.0, truth = 0.0
+        /// Sum of |predicted − true| over the tried offers.
+        public var gap = 0.0
         public var rate: Double { tried > 0 ? Double(completed) / Double(tried) : 0 }
+        /// Mean |predicted − true probability| of the tried offers, 0 without one.
+        public var meanGap: Double { tried > 0 ? gap / Double(tried) : 0 }
     }
 
     public let byKind: [MissionKind: Row]
@@ -49,6 +53,7 @@ public struct PolicySimulation: Sendable {
                     row.completed += a.status == .completed ? 1 : 0
                     row.predicted += a.pComplete
                     row.truth += a.pTrue!
+                    row.gap += abs(a.pComplete - a.pTrue!)
                     if let key { byKind[key] = row } else { overall = row }
                 }
             }
@@ -58,15 +63,15 @@ public struct PolicySimulation: Sendable {
         self.kindsPerRunnerMonth = kinds
     }
 
-    /// The table `runus simulate-policy` prints: tried, realised, mean predicted and mean true
-    /// probability per modelled kind and overall, then the kinds offered per runner-month.
+    /// The table `runus simulate-policy` prints: tried, realised, mean predicted, mean true
+    /// probability and mean |predicted − true| per offered kind and overall, then the kinds offered per runner-month.
     public func markdown() -> String {
         func f(_ x: Double) -> String { TrainingPipeline.rounded(x) }
-        var out = "| kind | tried | realised | mean predicted | mean true |\n|---|---|---|---|---|\n"
-        var rows = MissionFeatures.kinds.compactMap { k in byKind[k].map { (k.rawValue, $0) } }
+        var out = "| kind | tried | realised | mean predicted | mean true | mean \\|p̂ − p_true\\| |\n|---|---|---|---|---|---|\n"
+        var rows = TodayPolicy.kinds.compactMap { k in byKind[k].map { (k.rawValue, $0) } }
         rows.append(("all", overall))
         for (name, row) in rows where row.tried > 0 {
-            out += "| \(name) | \(row.tried) | \(f(row.rate)) | \(f(row.predicted / Double(row.tried))) | \(f(row.truth / Double(row.tried))) |\n"
+            out += "| \(name) | \(row.tried) | \(f(row.rate)) | \(f(row.predicted / Double(row.tried))) | \(f(row.truth / Double(row.tried))) | \(f(row.meanGap)) |\n"
         }
         let kinds = kindsPerRunnerMonth.sorted()
         if !kinds.isEmpty { out += "\nkinds offered per runner in the first 28 days: median \(kinds[kinds.count / 2]), min \(kinds.first!), max \(kinds.last!)\n" }
