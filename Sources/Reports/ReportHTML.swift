@@ -157,7 +157,6 @@ public enum ReportHTML {
     }
 
     static func method(_ r: EvaluationReport) -> String {
-        let c = r.configuration
         let items = [
             ReportText.bootstrapNote(r),
             "Log loss in nats with probabilities clipped to [1e-15, 1 − 1e-15]; ECE over 10 equal-width bins; "
