@@ -27,6 +27,11 @@ SERVE_MODEL = $(if $(filter command line environment,$(origin MODEL)),--model $(
 
 # One BLAS thread per request: parallelism comes from concurrent work (docs/decisions/0006).
 export OPENBLAS_NUM_THREADS ?= 1
+# models/default was trained on OpenBLAS's Haswell kernel: `make model` and `make check-model`
+# pin it on x86-64 (any AVX2 CPU), as the kernel a CPU picks changes the last bits (record 0006).
+# MODEL_BLAS_CORETYPE= (empty) keeps the CPU's own kernel.
+MODEL_BLAS_CORETYPE ?= $(if $(filter x86_64,$(shell uname -m)),Haswell,)
+MODEL_BLAS_ENV = $(if $(MODEL_BLAS_CORETYPE),OPENBLAS_CORETYPE=$(MODEL_BLAS_CORETYPE),)
 
 .PHONY: run test build deps deps-test db model check-model model-table model-table-sim model-table-people model-table-people-sim model-curve-sim docs protocol-docs bench-daemon clean eval-race-times bench-races
 
@@ -71,13 +76,13 @@ test: deps-test
 model: build
 	@mkdir -p $(VAR)
 	$(RELEASE_BIN) simulate --db $(VAR)/model-train.sqlite --runners $(SIM_RUNNERS) --days $(SIM_DAYS) --seed $(SIM_SEED) --start $(SIM_START) --force
-	$(RELEASE_BIN) train --db $(VAR)/model-train.sqlite --out $(MODEL)
+	$(MODEL_BLAS_ENV) $(RELEASE_BIN) train --db $(VAR)/model-train.sqlite --out $(MODEL)
 
 # Retrains into a scratch directory and checks that the shipped model is reproduced bit for bit.
 check-model: build
 	@mkdir -p $(VAR)
 	$(RELEASE_BIN) simulate --db $(VAR)/model-check.sqlite --runners $(SIM_RUNNERS) --days $(SIM_DAYS) --seed $(SIM_SEED) --start $(SIM_START) --force --quiet
-	$(RELEASE_BIN) train --db $(VAR)/model-check.sqlite --out $(VAR)/model-check
+	$(MODEL_BLAS_ENV) $(RELEASE_BIN) train --db $(VAR)/model-check.sqlite --out $(VAR)/model-check
 	cmp $(VAR)/model-check/model.json $(MODEL)/model.json
 	cmp $(VAR)/model-check/MODEL_CARD.md $(MODEL)/MODEL_CARD.md
 	@echo "models/default reproduced bit for bit"
