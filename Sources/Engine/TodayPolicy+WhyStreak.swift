@@ -20,10 +20,11 @@ extension TodayPolicy {
             let c = StreakForecast.weekdayCount(ahead: ahead, state: state)
             ran += c.ran; seen += c.seen
         }
-        let ask = "run today and on each of the next \(needed == 1 ? "day" : "\(needed) days") (to \(today.adding(days: needed))) "
+        let ask = (needed == 1 ? "run today and tomorrow (\(today.adding(days: 1))) "
+                   : "run today and on each of the next \(needed) days (to \(today.adding(days: needed))) ")
             + "for \(streak)"
         let record = seen == 0 ? "we know little yet of the days you run"
-            : "on those weekdays you ran \(ran) times in the last \(seen)"
+            : "you ran on \(ran) of the last \(seen) of those weekdays"
         let sentence = behindText + ask + "; " + record + "."
         return sentence.prefix(1).uppercased() + sentence.dropFirst()
     }

@@ -79,6 +79,23 @@ struct StreakMissionTests {
         #expect(StreakForecast.probability(days: 3, state: none) == 0)
     }
 
+    @Test("the why sentence names the days asked and the runner's record on those weekdays")
+    func whySentence() throws {
+        let state = RunnerState(history: Self.schedule("u"), asOf: Self.tuesday.startInstant(utcOffset: 0))
+        // Monday behind: a streak of 2 is today's run, of 3 asks for Wednesday (6 of 8 Wednesdays run).
+        #expect(TodayPolicy.whyStreak(days: 2, state: state) == "With 1 day in a row behind you, a run today makes it 2 days in a row.")
+        #expect(TodayPolicy.whyStreak(days: 3, state: state)
+                == "With 1 day in a row behind you, run today and tomorrow (2026-12-02) for 3 days in a row; "
+                   + "you ran on 6 of the last 8 of those weekdays.")
+        // 4 days asks for Wednesday and Thursday: 6 + 8 of 16.
+        #expect(TodayPolicy.whyStreak(days: 4, state: state)
+                == "With 1 day in a row behind you, run today and on each of the next 2 days (to 2026-12-03) for 4 days in a row; "
+                   + "you ran on 14 of the last 16 of those weekdays.")
+        let none = RunnerState(history: [], asOf: Self.tuesday.startInstant(utcOffset: 0))
+        #expect(TodayPolicy.whyStreak(days: 2, state: none)
+                == "Run today and tomorrow (2026-12-02) for 2 days in a row; we know little yet of the days you run.")
+    }
+
     @Test("the policy offers a streak by its forecast; the offer is open for its days, carried into the next days and decided by their runs")
     func offeredCarriedAndCompleted() throws {
         let store = InMemoryStore()
