@@ -133,10 +133,14 @@ public struct TodayPolicy: Sendable {
             let taken = Set(chosen.map { candidates[$0] })
             // One open offer of a multi-day kind at a time (record 0650): no second streak.
             let multiDay = Set(chosen.map { candidates[$0] }.filter { $0.offerWindowDays > 1 }.map(\.kind))
+            // A kind none of the day's missions has comes first (record 0643): two interval
+            // sessions in one day's list is one kind, not two missions to choose from.
+            let dailyKinds = Set(chosen.map { candidates[$0].kind })
+            func repeats(_ i: Int) -> Int { dailyKinds.contains(candidates[i].kind) ? 1 : 0 }
             stretch = candidates.indices
                 .filter { stretchBand.contains(probabilities[$0]) && !taken.contains(candidates[$0])
                     && !multiDay.contains(candidates[$0].kind) }
-                .min { (abs(probabilities[$0] - target), $0) < (abs(probabilities[$1] - target), $1) }
+                .min { (repeats($0), abs(probabilities[$0] - target), $0) < (repeats($1), abs(probabilities[$1] - target), $1) }
         }
         if let stretch { chosen.append(stretch) }
         return chosen.map { i in

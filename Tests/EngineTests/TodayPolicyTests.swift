@@ -44,10 +44,41 @@ struct TodayPolicyTests {
         let stretch = try #require(all.first { $0.isStretch })
         #expect((0.4...0.5).contains(stretch.pComplete))
         #expect(all.last == stretch)
+        // Kinds with candidates in 0.4–0.5 other than the day's three exist: the stretch is one.
+        #expect(!Set(chosen.map(\.spec.kind)).contains(stretch.spec.kind), "stretch \(stretch.title)")
         for m in chosen {
             #expect((0.65...0.85).contains(m.pComplete), "\(m.title) has p \(m.pComplete)")
             #expect(!m.title.isEmpty && !m.why.isEmpty && m.xp > 0)
         }
+    }
+
+    @Test("the stretch is of a kind the day's missions do not have when one fits, even farther from 0.45")
+    func stretchOfAnotherKind() throws {
+        /// Distance candidates: 0.75 up to 35 % beyond the endurance, 0.45 beyond; duration
+        /// candidates at `duration`; every other kind 0.99, outside both bands.
+        struct TwoKinds: MissionScorer {
+            let version = "two-kinds-1"
+            let duration: Double
+            func probabilities(_ rows: [[Double]]) -> [Double] {
+                let names = MissionFeatures.schema.names
+                guard let d = names.firstIndex(of: "kind_distance"), let rel = names.firstIndex(of: "rel_distance_distance"),
+                      let t = names.firstIndex(of: "kind_duration") else { return [] }
+                return rows.map { $0[d] == 1 ? ($0[rel] > 0.3 ? 0.45 : 0.75) : $0[t] == 1 ? duration : 0.99 }
+            }
+        }
+        let asOf = day.startInstant(utcOffset: 0)
+        let state = RunnerState(history: history(user: "u", runs: 20, distance: 8000, pace: 330, end: asOf), asOf: asOf)
+        func stretch(duration: Double) throws -> ChosenMission {
+            let all = TodayPolicy().choose(state: state, scorer: TwoKinds(duration: duration))
+            #expect(all.filter { !$0.isStretch }.contains { $0.spec.kind == .distance })
+            return try #require(all.first { $0.isStretch })
+        }
+        // A duration at 0.41 beats a distance at 0.45: the day already has a distance mission.
+        let other = try stretch(duration: 0.41)
+        #expect(other.spec.kind == .duration && other.pComplete == 0.41)
+        // With no other kind in 0.4–0.5, the stretch is a second distance mission.
+        let same = try stretch(duration: 0.99)
+        #expect(same.spec.kind == .distance && same.pComplete == 0.45)
     }
 
     @Test("candidates scale with the runner: a stronger runner gets longer distance missions")
