@@ -182,11 +182,13 @@ public struct TodayPolicy: Sendable {
             return "You usually hold about \(Pace.format(expected))/km over \(DistanceFormat.kilometres(d)); "
                 + "this asks for \(paceChange(expected, maxDuration / d * 1000))."
         case .longRun(let multiple):
+            // Within 5 % of the longest run: "as far", never "as far again" (which means twice as far).
             let p = Int(saturating: ((multiple - 1) * 100).rounded())
-            let more = p < 5 ? "about as far again" : "\(p) % more"
-            guard state.longest28d > 0 else { return "A long run builds endurance: \(more) than your longest recent run." }
+            guard state.longest28d > 0 else {
+                return "A long run builds endurance: " + (p < 5 ? "as far as" : "\(p) % further than") + " your longest recent run."
+            }
             return "Your longest run of the last four weeks was \(DistanceFormat.kilometres(state.longest28d)); "
-                + "this asks for \(more)."
+                + "this asks for " + (p < 5 ? "about the same distance" : "\(p) % more") + "."
         case .recovery(let minPace, let t, _):
             let slower = Int(saturating: (minPace - state.typicalPaceOrDefault).rounded())
             return "An easy day helps you absorb training: \(DistanceFormat.duration(t)) at \(Pace.format(minPace))/km or slower, "

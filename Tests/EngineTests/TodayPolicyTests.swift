@@ -81,6 +81,21 @@ struct TodayPolicyTests {
         #expect(same.spec.kind == .distance && same.pComplete == 0.45)
     }
 
+    @Test("a long run's why says how far beyond the longest recent run it asks; matching it is not 'as far again'")
+    func longRunWhy() throws {
+        let asOf = day.startInstant(utcOffset: 0)
+        let recent = RunnerState(history: history(user: "u", runs: 10, distance: 12_000, pace: 330, end: asOf), asOf: asOf)
+        #expect(TodayPolicy.why(.longRun(multiple: 1.0), state: recent)
+                == "Your longest run of the last four weeks was 12.0 km; this asks for about the same distance.")
+        #expect(TodayPolicy.why(.longRun(multiple: 1.2), state: recent)
+                == "Your longest run of the last four weeks was 12.0 km; this asks for 20 % more.")
+        // Runs, but none in the last 28 days.
+        let old = RunnerState(history: history(user: "u", runs: 5, distance: 12_000, pace: 330, end: asOf - 40 * 86_400), asOf: asOf)
+        #expect(old.longest28d == 0 && old.totalRuns == 5)
+        #expect(TodayPolicy.why(.longRun(multiple: 1.0), state: old) == "A long run builds endurance: as far as your longest recent run.")
+        #expect(TodayPolicy.why(.longRun(multiple: 1.3), state: old) == "A long run builds endurance: 30 % further than your longest recent run.")
+    }
+
     @Test("candidates scale with the runner: a stronger runner gets longer distance missions")
     func scalesWithAbility() throws {
         let asOf = day.startInstant(utcOffset: 0)
