@@ -197,8 +197,9 @@ public struct TodayPolicy: Sendable {
             return "Steady pacing saves energy: every kilometre within \(Int(saturating: spread.rounded())) s/km of the others, "
                 + "over \(comparison(d / endurance, "distance"))."
         case .progression(let n):
-            return "Getting faster as you go teaches control: \(n) kilometres, each quicker than the last, "
-                + "of your usual \(usual)."
+            // Any n kilometre splits in a row count, anywhere in the run.
+            return "Getting faster as you go teaches control: \(n) kilometres in a row, each quicker than the last, "
+                + (Double(n) * 1000 <= endurance ? "within a run of your usual \(usual)." : "on a run longer than your usual \(usual).")
         case .hills(let ascent):
             let climb = state.climbPerKm.map { "\(Int(saturating: ($0 * endurance / 1000).rounded())) m" } ?? "little"
             return "Hills build strength: \(Int(saturating: ascent.rounded())) m of climbing, where your usual run climbs \(climb)."

@@ -96,6 +96,16 @@ struct TodayPolicyTests {
         #expect(TodayPolicy.why(.longRun(multiple: 1.3), state: old) == "A long run builds endurance: 30 % further than your longest recent run.")
     }
 
+    @Test("a progression's why places its kilometres within or beyond the usual run")
+    func progressionWhy() throws {
+        let asOf = day.startInstant(utcOffset: 0)
+        let state = RunnerState(history: history(user: "u", runs: 10, distance: 6000, pace: 330, end: asOf), asOf: asOf)
+        #expect(TodayPolicy.why(.progression(kilometres: 5), state: state)
+                == "Getting faster as you go teaches control: 5 kilometres in a row, each quicker than the last, within a run of your usual 6.0 km.")
+        #expect(TodayPolicy.why(.progression(kilometres: 7), state: state)
+                == "Getting faster as you go teaches control: 7 kilometres in a row, each quicker than the last, on a run longer than your usual 6.0 km.")
+    }
+
     @Test("candidates scale with the runner: a stronger runner gets longer distance missions")
     func scalesWithAbility() throws {
         let asOf = day.startInstant(utcOffset: 0)
