@@ -42,7 +42,8 @@ public enum MissionTitle {
         case .streak(let n):
             return "Run \(n) days in a row"
         case .weeklyVolume(let d):
-            return "Run \(DistanceFormat.kilometres(d)) this week"
+            // Offered for one day (record 0650): the day's runs bring the week's total there.
+            return "Bring your week to \(DistanceFormat.kilometres(d)) today"
         case .personalBest(let d):
             return "Beat your best \(metres(d))"
         case .recovery(let p, let s, let hr):
