@@ -1,4 +1,5 @@
 import RunusCore
+import Engine
 import Storage
 import Training
 
@@ -93,7 +94,14 @@ public struct RunImporter {
             if !runs.isEmpty {
                 // The body only writes and says which runs went in: a server store may run it
                 // again (TransactionalStore), so the report is counted after the commit.
-                let inserted = try store.transaction { try runs.map { try store.insertRun($0.1) } }
+                // Each new run's digest is kept with it (record 0648), computed here on every core
+                // rather than by the first daemon to read the runner.
+                let digests = ParallelMap.map(count: runs.count) { RunDigests.stored(for: runs[$0].1) }
+                let inserted = try store.transaction {
+                    let inserted = try runs.map { try store.insertRun($0.1) }
+                    try store.storeRunDigests(zip(digests, inserted).filter(\.1).map(\.0))
+                    return inserted
+                }
                 for ((runner, run, points), isNew) in zip(runs, inserted) {
                     // Two items of one import may give the same run (the same file twice).
                     guard isNew else { report.alreadyPresent += 1; continue }

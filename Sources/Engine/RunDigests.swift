@@ -16,6 +16,16 @@ public enum RunDigests {
         return RunDigest(run: MissionRun(track: track))
     }
 
+    /// The digest to keep for `run` as it is stored (record 0648), computed from its track bytes
+    /// as a daemon's first read would compute it ("no digest" without a usable track). For
+    /// writers that store many runs at once (`runus simulate`, `runus import`): a daemon then
+    /// finds every runner's digests kept, instead of digesting a whole history on an event-loop
+    /// thread at the runner's first request.
+    public static func stored(for run: RunRecord) -> StoredRunDigest {
+        StoredRunDigest(userID: run.userID, runID: run.id, start: run.startTime, distance: run.distance,
+                        bytes: RunDigestCodec.encode(digest(track: run.track)))
+    }
+
     /// The digests of `runs` (records as `runs(user:from:to:)` returns them, without tracks):
     /// from `cache`, else from the digests the store keeps (record 0648: one read for all the
     /// runs the cache lacks), else computed from the run's track, then kept in the store for

@@ -1,5 +1,6 @@
 import Dispatch
 import RunusCore
+import Engine
 import Simulation
 import Storage
 #if canImport(Glibc)
@@ -114,12 +115,19 @@ enum SimulateCommand: Command {
         while first < configuration.runners {
             let count = min(batchSize, configuration.runners - first)
             let base = first
-            let results = ParallelMap.map(count: count) { i in simulate(base + i) }
+            // Each run's digest is kept with it (record 0648), computed here on every core rather
+            // than by the first daemon to read the runner.
+            let simulated = ParallelMap.map(count: count) { i in
+                let runner = simulate(base + i)
+                return (runner, runner.runs.map(RunDigests.stored(for:)))
+            }
+            let results = simulated.map(\.0)
             // The body only writes: a server store may run it again (TransactionalStore).
             try store.transaction {
-                for runner in results {
+                for (runner, digests) in simulated {
                     try store.upsertUser(runner.profile)
                     for run in runner.runs { try store.insertRun(run) }
+                    try store.storeRunDigests(digests)
                     for a in runner.assignments { try store.insertAssignment(a) }
                 }
             }

@@ -5,6 +5,7 @@ import Tracking
 import TrackFormats
 import Storage
 import Engine
+import Missions
 @testable import Service
 @testable import Datasets
 @testable import RunusCLI
@@ -63,6 +64,10 @@ struct ImportTests {
         #expect(rows.allSatisfy { $0.id.hasPrefix("import-") })  // per-runner ids, record 0405
         let store = try SQLiteStore(path: db)
         #expect(try store.user(id: "ana")?.timeZone == "Europe/Paris")
+        // Each run's digest is kept with it (record 0648), the one a daemon would compute.
+        let kept = try store.runDigests(user: "ana").sorted { $0.runID < $1.runID }
+        #expect(kept == rows.map(RunDigests.stored(for:)))
+        #expect(kept.allSatisfy { RunDigestCodec.decode($0.bytes) != nil })
         try store.close()
 
         let second = CapturedOutput()

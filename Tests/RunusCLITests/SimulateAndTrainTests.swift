@@ -2,6 +2,8 @@ import Testing
 import RunusCore
 import Features
 import Learning
+import Storage
+import Engine
 @testable import RunusCLI
 
 @Suite("simulate and train commands", .serialized)
@@ -24,6 +26,18 @@ struct SimulateAndTrainTests {
         // No partial file or WAL is left behind.
         #expect(fileBytes(dir.file("a.sqlite.partial")) == nil)
         #expect(fileBytes(dir.file("a.sqlite-wal")) == nil)
+        // Every run's digest is kept with it (record 0648), the one a daemon would compute.
+        let store = try SQLiteStore(path: dir.file("a.sqlite"))
+        defer { try? store.close() }
+        var runs = 0
+        for user in try store.allUsers() {
+            let stored = try store.allRuns(user: user.id).map { try #require(try store.run(user: user.id, id: $0.id)) }
+            runs += stored.count
+            let kept = Dictionary(uniqueKeysWithValues: try store.runDigests(user: user.id).map { ($0.runID, $0) })
+            #expect(kept.count == stored.count)
+            for run in stored { #expect(kept[run.id] == RunDigests.stored(for: run), "\(run.id)") }
+        }
+        #expect(runs > 50)
     }
 
     @Test("simulate refuses to overwrite without --force")
