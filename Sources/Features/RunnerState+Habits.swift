@@ -11,6 +11,8 @@ extension RunnerState {
         var startHour: Double?
         var regularity = 0.0
         var weekdayShare = 0.0
+        var runDaysBack = [Bool](repeating: false, count: runDayWindow + 1)
+        var daysSinceFirstRunDay = 0
     }
 
     /// Consistency, streaks, start hour and weekday habits of `past` (sorted, all before `asOf`).
@@ -36,6 +38,9 @@ extension RunnerState {
         var d = today - 1
         while days.contains(d) { h.dayStreak += 1; d -= 1 }
         if days.contains(today) { h.dayStreak += 1 }
+        // The same local days back from today's, for `StreakForecast` (record 0650).
+        h.runDaysBack = (0...runDayWindow).map { days.contains(today - $0) }
+        h.daysSinceFirstRunDay = max(0, today - localDay(past[0].startTime) + 1)
 
         // Start hour on the 24 h circle.
         var sx = 0.0, sy = 0.0
@@ -63,17 +68,5 @@ extension RunnerState {
             h.weekdayShare = Double(same) / Double(in90.count)
         }
         return h
-    }
-
-    /// `runDaysBack` and `daysSinceFirstRunDay` of `past` (sorted, all before `asOf`).
-    static func runDays(past: [RunRecord], asOf: EpochSeconds, utcOffset: Int) -> (back: [Bool], span: Int) {
-        var back = [Bool](repeating: false, count: runDayWindow + 1)
-        guard let first = past.first else { return (back, 0) }
-        let today = CivilDate(instant: asOf, utcOffset: utcOffset).daysSinceEpoch
-        for run in past {
-            let b = today - CivilDate(instant: run.startTime, utcOffset: utcOffset).daysSinceEpoch
-            if b >= 0 && b < back.count { back[b] = true }
-        }
-        return (back, max(0, today - CivilDate(instant: first.startTime, utcOffset: utcOffset).daysSinceEpoch + 1))
     }
 }

@@ -189,7 +189,7 @@ public struct RunnerState: Sendable, Equatable {
         let habits = Self.habits(past: past, asOf: asOf, utcOffset: utcOffset)
         consistency8w = habits.consistency; weekStreak = habits.weekStreak; dayStreak = habits.dayStreak
         usualStartHour = habits.startHour; startHourRegularity = habits.regularity; weekdayShare = habits.weekdayShare
-        (runDaysBack, daysSinceFirstRunDay) = Self.runDays(past: past, asOf: asOf, utcOffset: utcOffset)
+        runDaysBack = habits.runDaysBack; daysSinceFirstRunDay = habits.daysSinceFirstRunDay
 
         let today = CivilDate(instant: asOf, utcOffset: utcOffset)
         let monday = today.daysSinceEpoch - (today.isoWeekday - 1)
