@@ -36,7 +36,7 @@ extension MissionFeatures {
         feature("rel_race_pace_intervals", "log ratio",
                 "log(recent race pace over the rep distance / rep pace asked) for `intervals` missions, else 0 "
                   + "(race pace as in `rel_race_pace_pace`)",
-                missing: "the typical-pace estimate without a run of ≥ 1 km in 42 days") { spec, state in
+                missing: "the typical-pace estimate without a run of ≥ 1 km in 90 days") { spec, state in
             if case .intervals(_, let rep, let pace, _) = spec { return log(state.expectedRacePace(over: rep) / pace) }
             return 0
         },

@@ -13,7 +13,7 @@ import Glibc
 /// each kind its own slope. Schema v2: records 0620 (layout) and 0621 (state definitions);
 /// v3 adds the race-pace terms of record 0619; v4 the kinds early bird, night owl, loop,
 /// intervals, fartlek and weekly volume (record 0640); v5 explorer and personal best (records
-/// 0645, 0646).
+/// 0645, 0646); v6 the race pace as a weighted median over 90 days (record 0651).
 public enum MissionFeatures {
     /// The kinds the schema models, in column order. Listed explicitly: a new mission kind changes
     /// nothing here (and no model) until it is added with a new schema version.
@@ -33,7 +33,7 @@ public enum MissionFeatures {
         let value: @Sendable (MissionSpec, RunnerState) -> Double
     }
 
-    public static let schema = FeatureSchema(version: 5, features: features.map(\.definition))
+    public static let schema = FeatureSchema(version: 6, features: features.map(\.definition))
 
     /// Days assumed since the last run for a runner without history.
     public static let daysWithoutHistory = 30.0
@@ -144,15 +144,15 @@ public enum MissionFeatures {
         })
         out.append(feature("rel_race_pace_pace", "log ratio",
                            "log(recent race pace over the distance / mission pace) for `pace` missions, else 0; the "
-                             + "race pace is the recency-weighted 5 km-equivalent pace of the last 42 days' runs (record 0619)",
-                           missing: "the typical-pace estimate of `rel_pace_pace` without a run of ≥ 1 km in 42 days") { spec, state in
+                             + "race pace is the recency-weighted median 5 km-equivalent pace of the last 90 days' runs (records 0619, 0651)",
+                           missing: "the typical-pace estimate of `rel_pace_pace` without a run of ≥ 1 km in 90 days") { spec, state in
             if case .pace(let p, let d) = spec { return log(state.expectedRacePace(over: d) / p) }
             return 0
         })
         out.append(feature("rel_race_pace_distance_in_time", "log ratio",
                            "log(recent race pace over the distance / pace the time limit asks) for `distance_in_time` "
                              + "missions, else 0 (race pace as in `rel_race_pace_pace`)",
-                           missing: "the typical-pace estimate without a run of ≥ 1 km in 42 days") { spec, state in
+                           missing: "the typical-pace estimate without a run of ≥ 1 km in 90 days") { spec, state in
             if case .distanceInTime(let d, let t) = spec { return log(state.expectedRacePace(over: d) / (t / d * 1000)) }
             return 0
         })

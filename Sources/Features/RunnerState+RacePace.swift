@@ -3,34 +3,50 @@ import Glibc
 #endif
 import RunusCore
 
-/// The recency-weighted race-pace estimate (record 0619): every recent run says something about
-/// the runner's current speed once its pace is scaled to one distance, and newer runs say more.
+/// The race-pace estimate (records 0619, 0651): every recent run says something about the
+/// runner's current speed once its pace is scaled to one distance, newer runs say more, and a
+/// run that was not the runner's usual effort (intervals with jogged rests, a recovery run, a
+/// walked cool-down, a hard attempt) says little, so the estimate is a weighted median.
 extension RunnerState {
     /// Runs of the last `racePaceWindowDays` days enter `racePace5k`.
-    public static let racePaceWindowDays = 42.0
+    public static let racePaceWindowDays = 90.0
     /// Age at which a run's weight in `racePace5k` has halved, days.
-    public static let racePaceHalfLifeDays = 14.0
+    public static let racePaceHalfLifeDays = 30.0
     /// Shortest run that enters `racePace5k`, metres (shorter ones are warm-ups or strides).
     public static let racePaceMinimumDistance: Meters = 1000
     /// Riegel's exponent for pace: pace ∝ distance^0.06 (time ∝ distance^1.06).
     public static let riegelPaceExponent = 0.06
 
-    /// Weighted geometric mean of each run's moving pace scaled to 5 km with Riegel's exponent,
+    /// Weighted median of each run's moving pace scaled to 5 km with Riegel's exponent,
     /// pace × (5000 / distance)^0.06, over runs of at least `racePaceMinimumDistance` that
     /// started in the `racePaceWindowDays` days before `asOf`, each weighted
     /// 0.5^(age / `racePaceHalfLifeDays`); s/km, nil without such a run. `past` holds only runs
     /// before `asOf`.
     static func racePace5k(past: [RunRecord], asOf: EpochSeconds) -> SecondsPerKm? {
-        var weights = 0.0, weightedLogs = 0.0
+        var weighted: [(pace: SecondsPerKm, weight: Double)] = []
         for run in past {
             let age = asOf - run.startTime
-            guard age <= racePaceWindowDays * 86_400, run.distance >= racePaceMinimumDistance,
+            guard age >= 0, age <= racePaceWindowDays * 86_400, run.distance >= racePaceMinimumDistance,
                   let pace = run.movingPace, pace > 0, pace.isFinite else { continue }
-            let w = pow(0.5, age / (racePaceHalfLifeDays * 86_400))
-            weights += w
-            weightedLogs += w * log(pace * pow(5000 / run.distance, riegelPaceExponent))
+            weighted.append((pace * pow(5000 / run.distance, riegelPaceExponent), pow(0.5, age / (racePaceHalfLifeDays * 86_400))))
         }
-        return weights > 0 ? exp(weightedLogs / weights) : nil
+        return weightedMedian(weighted)
+    }
+
+    /// The value where the cumulative weight, in increasing order of value, reaches half the
+    /// total; the midpoint of the two values around it when it lands exactly on half (so equal
+    /// weights give the ordinary median). Nil for no values or no positive weight.
+    static func weightedMedian(_ values: [(pace: SecondsPerKm, weight: Double)]) -> SecondsPerKm? {
+        let sorted = values.filter { $0.weight > 0 && $0.weight.isFinite }.sorted { $0.pace < $1.pace }
+        let half = sorted.reduce(0) { $0 + $1.weight } / 2
+        guard half > 0 else { return nil }
+        var cumulative = 0.0
+        for (i, v) in sorted.enumerated() {
+            cumulative += v.weight
+            if cumulative > half { return v.pace }
+            if cumulative == half, i + 1 < sorted.count { return (v.pace + sorted[i + 1].pace) / 2 }
+        }
+        return sorted.last?.pace
     }
 
     /// `racePace5k` scaled to `distance` (at least 400 m) with Riegel's exponent, s/km; without

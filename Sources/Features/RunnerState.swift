@@ -72,8 +72,8 @@ public struct RunnerState: Sendable, Equatable {
     /// Personal 5 km race-time estimate, seconds: the best run of the last 90 days of at least
     /// 3 km, scaled to 5 km with Riegel's exponent 1.06 (record 0621); nil without such a run.
     public let estimated5k: Seconds?
-    /// Recency-weighted 5 km-equivalent pace of the last 42 days' runs, s/km (record 0619,
-    /// `RunnerState+RacePace.swift`); nil without a run of at least 1 km in that window.
+    /// Recency-weighted median 5 km-equivalent pace of the last 90 days' runs, s/km (records 0619,
+    /// 0651, `RunnerState+RacePace.swift`); nil without a run of at least 1 km in that window.
     public let racePace5k: SecondsPerKm?
     /// Fraction of the last 8 weeks (7-day windows back from `asOf`) with at least one run, [0, 1].
     public let consistency8w: Double

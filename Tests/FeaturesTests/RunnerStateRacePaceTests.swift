@@ -6,8 +6,8 @@ import RunusCore
 import Missions
 @testable import Features
 
-/// The recency-weighted race pace of record 0619 and the two features built on it.
-@Suite("RunnerState race pace (record 0619)")
+/// The race pace of records 0619 and 0651 (a recency-weighted median) and the features built on it.
+@Suite("RunnerState race pace (records 0619, 0651)")
 struct RunnerStateRacePaceTests {
     static let t0: EpochSeconds = 1_790_000_000
 
@@ -34,27 +34,50 @@ struct RunnerStateRacePaceTests {
         #expect(abs(s.expectedRacePace(over: 10_000) - p5 * pow(2, 0.06)) <= Self.relative * p5)
     }
 
-    @Test("the estimate is the weighted geometric mean over runs ≥ 1 km of the last 42 days, recomputed plainly")
-    func weightedMeanOracle() {
+    @Test("the estimate is the weighted median over runs ≥ 1 km of the last 90 days, recomputed plainly")
+    func weightedMedianOracle() {
         let (runs, _) = randomHistoryWithOutcomes(seed: 31, count: 90)
         for index in [10, 45, 89] {
             let t = runs[index].startTime + 3600
             let s = RunnerState(history: runs, asOf: t)
-            // The plainest form: collect (weight, 5 km pace) pairs, then divide the sums.
-            var pairs: [(Double, Double)] = []
-            for r in runs where r.startTime < t && t - r.startTime <= 42 * 86_400 && r.distance >= 1000 {
+            // The plainest form: every (5 km pace, weight) pair; the median is the pace whose
+            // lighter-or-equal side and heavier-or-equal side each hold at least half the weight.
+            var pairs: [(pace: Double, weight: Double)] = []
+            for r in runs where r.startTime < t && t - r.startTime <= 90 * 86_400 && r.distance >= 1000 {
                 let ageDays = (t - r.startTime) / 86_400
-                pairs.append((exp(-ageDays / 14 * log(2.0)), r.moving / (r.distance / 1000) * pow(5000 / r.distance, 0.06)))
+                pairs.append((r.moving / (r.distance / 1000) * pow(5000 / r.distance, 0.06), exp(-ageDays / 30 * log(2.0))))
             }
-            let expected = exp(pairs.map { $0.0 * log($0.1) }.reduce(0, +) / pairs.map(\.0).reduce(0, +))
+            let total = pairs.map(\.weight).reduce(0, +)
             let got = try! #require(s.racePace5k)
-            #expect(abs(got - expected) <= 1e-9 * expected, "run \(index): \(got) vs \(expected)")
+            let below = pairs.filter { $0.pace < got }.map(\.weight).reduce(0, +)
+            let above = pairs.filter { $0.pace > got }.map(\.weight).reduce(0, +)
+            #expect(below <= total / 2 && above <= total / 2, "run \(index): \(got) leaves \(below) below, \(above) above of \(total)")
+            #expect(pairs.contains { abs($0.pace - got) <= 1e-9 * got }, "run \(index): \(got) is one of the runs' paces")
         }
+    }
+
+    @Test("runs that are not the usual effort (jogged rests, a walked cool-down) do not move the median, as they moved the mean")
+    func unusualRunsDoNotMoveIt() {
+        var runs = (0..<8).map { Self.run("easy\($0)", daysBefore: Double($0) * 3 + 1, distance: 5000, pace: 330) }
+        runs += (0..<3).map { Self.run("odd\($0)", daysBefore: Double($0) * 3 + 2, distance: 5000, pace: 420) }
+        let estimate = try! #require(RunnerState(history: runs, asOf: Self.t0).racePace5k)
+        #expect(abs(estimate - 330) <= Self.relative * 330, "\(estimate)")
+    }
+
+    @Test("weighted median: the midpoint when the cumulative weight lands exactly on half; nothing without weight")
+    func weightedMedianEdges() {
+        #expect(RunnerState.weightedMedian([(300, 1), (320, 1)]) == 310)
+        #expect(RunnerState.weightedMedian([(320, 1), (300, 1), (310, 1)]) == 310)
+        #expect(RunnerState.weightedMedian([(300, 3), (400, 1)]) == 300)
+        #expect(RunnerState.weightedMedian([(400, 1), (300, 0)]) == 400)
+        #expect(RunnerState.weightedMedian([(300, 0)]) == nil)
+        #expect(RunnerState.weightedMedian([(300, .nan), (310, .infinity)]) == nil)
+        #expect(RunnerState.weightedMedian([]) == nil)
     }
 
     @Test("old and short runs are ignored; without a run the features fall back to the typical-pace estimate")
     func windowAndFallback() {
-        let old = Self.run("old", daysBefore: 43, distance: 8000, pace: 200)
+        let old = Self.run("old", daysBefore: 91, distance: 8000, pace: 200)
         let short = Self.run("short", daysBefore: 1, distance: 900, pace: 200)
         let kept = Self.run("kept", daysBefore: 3, distance: 5000, pace: 330)
         let only = try! #require(RunnerState(history: [old, short, kept], asOf: Self.t0).racePace5k)
