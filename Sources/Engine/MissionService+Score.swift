@@ -53,21 +53,26 @@ extension MissionService {
     }
 
     /// Scores candidate specs for a runner through the feature path of `today`
-    /// (`MissionFeatures.vector` on the as-of state, then the served scorer). Kinds the feature
-    /// schema does not model get no probability and a reason instead (record 0322).
+    /// (`MissionFeatures.vector` on the as-of state, then the served scorer). A streak is scored
+    /// as `today` offers it, open for its days, by the runner's schedule (`StreakForecast`, record
+    /// 0650). Kinds neither scores get no probability and a reason instead (record 0322).
     public func score(user userID: UserID, specs: [MissionSpec], day: CivilDate?, now: EpochSeconds) throws
         -> (day: CivilDate, missions: [ScoredMission]) {
         let (day, state) = try runnerState(try moment(user: userID, at: now), day: day)
-        return (day, scored(specs, state: state))
+        return (day, scored(specs, state: state, streaksAsOffered: true))
     }
 
     /// `specs` scored on `state` by the served model (kinds it does not model: a reason instead).
-    func scored(_ specs: [MissionSpec], state: RunnerState) -> [ScoredMission] {
+    /// With `streaksAsOffered`, a streak gets the probability `today` would offer it at (the
+    /// streak open for its days, given a run on the day); without, it is a kind the model does not
+    /// model (a streak the runner sets is a one-day mission, record 0650).
+    func scored(_ specs: [MissionSpec], state: RunnerState, streaksAsOffered: Bool = false) -> [ScoredMission] {
         let modelled = specs.filter { MissionFeatures.models($0.kind) }
         let probabilities = scorer.probabilities(modelled.map { MissionFeatures.vector($0, state: state) })
         var next = 0
         let known = MissionFeatures.kinds.map(\.rawValue).joined(separator: ", ")
         return specs.map { spec -> ScoredMission in
+            if streaksAsOffered, case .streak(let days) = spec { return Self.scoredStreak(spec, days: days, state: state) }
             guard MissionFeatures.models(spec.kind), next < probabilities.count else {
                 return ScoredMission(spec: spec, pComplete: nil, xp: nil,
                                      reason: "kind \(spec.kind.rawValue) is not modelled by feature schema v\(MissionFeatures.schema.version) (modelled: \(known))")
@@ -76,5 +81,23 @@ extension MissionService {
             next += 1
             return ScoredMission(spec: spec, pComplete: p, xp: MissionXP.xp(for: spec, pComplete: p), reason: nil)
         }
+    }
+
+    /// A streak of `days` as the daily policy offers it (record 0650): `StreakForecast`'s
+    /// probability once the runner has `StreakForecast.minimumDaysKnown` days of record, for 2 …
+    /// `CandidateGenerator.maximumStreakDays` days (the longest window an offer has); otherwise a
+    /// reason that names what is missing.
+    static func scoredStreak(_ spec: MissionSpec, days: Int, state: RunnerState) -> ScoredMission {
+        let known = StreakForecast.daysKnown(state), longest = CandidateGenerator.maximumStreakDays
+        guard known >= StreakForecast.minimumDaysKnown else {
+            return ScoredMission(spec: spec, pComplete: nil, xp: nil,
+                                 reason: "a streak is forecast from \(StreakForecast.minimumDaysKnown) days of record; the runner has \(known)")
+        }
+        guard (2...longest).contains(days) else {
+            return ScoredMission(spec: spec, pComplete: nil, xp: nil,
+                                 reason: "a streak is offered for 2 to \(longest) days, not \(days)")
+        }
+        let p = StreakForecast.probability(days: days, state: state)
+        return ScoredMission(spec: spec, pComplete: p, xp: MissionXP.xp(for: spec, pComplete: p), reason: nil)
     }
 }

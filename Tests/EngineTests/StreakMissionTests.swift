@@ -96,6 +96,33 @@ struct StreakMissionTests {
                 == "Run today and tomorrow (2026-12-02) for 2 days in a row; we know little yet of the days you run.")
     }
 
+    @Test("missions.score gives a streak the probability and XP today offers it at; too little record or days outside 2…14 get a reason")
+    func scoredAsOffered() throws {
+        let store = InMemoryStore()
+        try store.upsertUser(UserProfile(id: "ana"))
+        try store.upsertUser(UserProfile(id: "new"))
+        for r in Self.schedule("ana") { _ = try store.insertRun(r) }
+        _ = try store.insertRun(Self.run("new", day: Self.tuesday.adding(days: -3)))
+        let service = MissionService(store: store, scorer: FarBelowScorer(), policy: TodayPolicy(band: 0.5...0.9))
+        let now = Self.tuesday.startInstant(utcOffset: 0) + 6 * 3600
+        let today = try service.today(user: "ana", day: nil, count: 3, now: now)
+        let offered = try #require(today.missions.first { $0.spec.kind == .streak })
+        let specs: [MissionSpec] = [offered.spec, .streak(days: 4), .streak(days: 15), .streak(days: 1), .distance(minDistance: 5000)]
+        let scored = try service.score(user: "ana", specs: specs, day: nil, now: now).missions
+        #expect(scored[0].pComplete == offered.pComplete && scored[0].xp == offered.xp && scored[0].reason == nil)
+        let state = RunnerState(history: Self.schedule("ana"), asOf: Self.tuesday.startInstant(utcOffset: 0))
+        let p4 = StreakForecast.probability(days: 4, state: state)
+        #expect(abs((scored[1].pComplete ?? -1) - p4) < Self.tolerance)
+        #expect(scored[1].xp == MissionXP.xp(for: .streak(days: 4), pComplete: p4))
+        #expect(scored[2].pComplete == nil && scored[2].reason == "a streak is offered for 2 to 14 days, not 15")
+        #expect(scored[3].pComplete == nil && scored[3].reason == "a streak is offered for 2 to 14 days, not 1")
+        #expect(scored[4].pComplete == 0.01 && scored[4].reason == nil)   // the model's, untouched
+        // A runner whose record covers three days (from the first run's): nothing to forecast from yet.
+        let fresh = try service.score(user: "new", specs: [.streak(days: 3)], day: nil, now: now).missions[0]
+        #expect(fresh.pComplete == nil && fresh.xp == nil)
+        #expect(fresh.reason == "a streak is forecast from 28 days of record; the runner has 3", "\(fresh.reason ?? "nil")")
+    }
+
     @Test("the policy offers a streak by its forecast; the offer is open for its days, carried into the next days and decided by their runs")
     func offeredCarriedAndCompleted() throws {
         let store = InMemoryStore()
