@@ -192,7 +192,7 @@ public final class MissionService: Sendable {
         // The "why" sentence is rebuilt from the same as-of state (or profile), so it is stable too.
         let role = a.role
         let why = role == .custom ? Self.customWhy
-            : role == .race ? RaceMissions.why
+            : role == .race ? RaceMissions.why(spec)
             : state.totalRuns == 0 ? StarterMissions.why(spec, profile: user, year: day.year)
             : TodayPolicy.why(spec, state: state)
         return TodayMission(assignmentID: a.id, spec: spec, title: MissionTitle.title(for: spec),

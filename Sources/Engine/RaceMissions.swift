@@ -49,38 +49,61 @@ public struct RaceMissions: Sendable {
     @discardableResult
     public func offer(user userID: UserID, distance: Meters, start: EpochSeconds, now: EpochSeconds) throws -> MissionAssignment? {
         guard distance.isFinite, distance > 0, start.isFinite, let user = try store.user(id: userID) else { return nil }
-        let day = user.localDay(at: start, resolver: resolver)
         let spec = MissionSpec.raceFinish(minDistance: distance)
         let canonical = spec.canonicalJSON
+        return try insert(spec, pComplete: try finishProbability(user: userID, now: now), version: Self.version, user: userID,
+                          day: user.localDay(at: start, resolver: resolver), now: now) { todays in
+            todays.filter { $0.kind == MissionKind.raceFinish.rawValue }.count < Self.perDay
+                && !todays.contains { $0.isCurrent && $0.specJSON == canonical }
+        }
+    }
+
+    /// The finish probability of `user` from their last `racesRead` races that started before
+    /// `now` and were not cancelled.
+    func finishProbability(user userID: UserID, now: EpochSeconds) throws -> Double {
         let results = try store.races(user: userID)
             .filter { $0.cancelledAt == nil && $0.startTime < now }
             .sorted { $0.startTime > $1.startTime }
             .prefix(Self.racesRead)
             .compactMap { race in try store.raceResults(race: race.id).first { ExactText.same($0.userID, userID) } }
-        let p = Self.finishProbability(results: Array(results))
-        return try store.transaction(runners: [userID]) {
+        return Self.finishProbability(results: Array(results))
+    }
+
+    /// Stores `spec` as the next race mission of `user` on `day`, in one transaction with the
+    /// reading of that day's race missions, when `allowed` says their list leaves room for it.
+    func insert(_ spec: MissionSpec, pComplete p: Double, version: String, user userID: UserID, day: CivilDate,
+                now: EpochSeconds, allowed: ([MissionAssignment]) -> Bool) throws -> MissionAssignment? {
+        try store.transaction(runners: [userID]) {
             let todays = try store.assignments(user: userID, day: day)
             let races = todays.filter { $0.role == .race }
-            guard races.count < Self.perDay, !todays.contains(where: { $0.isCurrent && $0.specJSON == canonical }) else { return nil }
+            guard allowed(races) else { return nil }
             var ordinal = races.count + 1
             while todays.contains(where: { $0.id == Self.id(day: day, ordinal: ordinal) }) { ordinal += 1 }
             let assignment = MissionAssignment(
                 id: Self.id(day: day, ordinal: ordinal), userID: userID, day: day, kind: spec.kind.rawValue,
-                specJSON: canonical, modelVersion: Self.version, pComplete: p,
+                specJSON: spec.canonicalJSON, modelVersion: version, pComplete: p,
                 xp: MissionXP.xp(for: spec, pComplete: p), status: .offered, offeredAt: now)
             try store.insertAssignment(assignment)
             return assignment
         }
     }
 
-    /// The "why" of a race mission.
-    static let why = "you joined a race that day: finish it to complete this mission"
+    /// The "why" of a race mission of `spec`.
+    static func why(_ spec: MissionSpec?) -> String {
+        switch spec {
+        case .podium(let place)?:
+            return place == 1 ? "the race you are in has started, and against this field a win is within reach"
+                : "the race you are in has started, and against this field a place in the top \(place) is within reach"
+        default:
+            return "you joined a race that day: finish it to complete this mission"
+        }
+    }
 
     /// A stored race mission as the day's missions list it; nil when its spec cannot be read.
     public static func todayMission(_ a: MissionAssignment) -> TodayMission? {
         guard let spec = try? MissionSpec(json: try JSONParser.parse(a.specJSON)) else { return nil }
         return TodayMission(assignmentID: a.id, spec: spec, title: MissionTitle.title(for: spec), pComplete: a.pComplete,
-                            xp: a.xp, why: why, status: a.status, isStretch: false, isCustom: false, isRace: true,
+                            xp: a.xp, why: why(spec), status: a.status, isStretch: false, isCustom: false, isRace: true,
                             firstDay: a.day, lastDay: a.day)
     }
 }

@@ -23,6 +23,21 @@ extension RunnerState {
     /// 0.5^(age / `racePaceHalfLifeDays`); s/km, nil without such a run. `past` holds only runs
     /// before `asOf`.
     static func racePace5k(past: [RunRecord], asOf: EpochSeconds) -> SecondsPerKm? {
+        weightedMedian(racePaceSamples(past: past, asOf: asOf))
+    }
+
+    /// `racePace5k` as of `asOf` from `past` (runs before `asOf`, any order), with the effective
+    /// number of runs behind it, (Σw)² / Σw² (Kish): the runs' count when they weigh the same,
+    /// fewer when old runs weigh little. Nil without a run that enters the estimate.
+    public static func racePaceEvidence(past: [RunRecord], asOf: EpochSeconds) -> (pace: SecondsPerKm, effectiveRuns: Double)? {
+        let samples = racePaceSamples(past: past, asOf: asOf)
+        guard let pace = weightedMedian(samples) else { return nil }
+        let sum = samples.reduce(0) { $0 + $1.weight }, squares = samples.reduce(0) { $0 + $1.weight * $1.weight }
+        return (pace, squares > 0 ? sum * sum / squares : 0)
+    }
+
+    /// Each run's 5 km-scaled pace and recency weight, for the runs `racePace5k` reads.
+    static func racePaceSamples(past: [RunRecord], asOf: EpochSeconds) -> [(pace: SecondsPerKm, weight: Double)] {
         var weighted: [(pace: SecondsPerKm, weight: Double)] = []
         for run in past {
             let age = asOf - run.startTime
@@ -30,7 +45,7 @@ extension RunnerState {
                   let pace = run.movingPace, pace > 0, pace.isFinite else { continue }
             weighted.append((pace * pow(5000 / run.distance, riegelPaceExponent), pow(0.5, age / (racePaceHalfLifeDays * 86_400))))
         }
-        return weightedMedian(weighted)
+        return weighted
     }
 
     /// The value where the cumulative weight, in increasing order of value, reaches half the

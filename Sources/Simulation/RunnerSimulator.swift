@@ -17,6 +17,9 @@ public struct SimulatedRunner: Sendable {
     /// Whether each tried mission's attempt was drawn as a success (assignment id → success):
     /// the behaviour model's outcome before the track and the check; for tests of the simulator.
     let attempts: [String: Bool]
+    /// The runner's latent 5 km race time once the last day is over, seconds: the truth a race
+    /// forecast made the next day is judged by (docs/simulation.md, "Races").
+    public let race5kAfter: Seconds
 }
 
 /// Simulates one runner day by day:
@@ -223,7 +226,8 @@ public enum RunnerSimulator {
         }
         // Streaks still running when the simulation ends are left out (no outcome yet).
         for i in open { assignments[i].status = .expired; assignments[i].pTrue = nil }
-        return SimulatedRunner(profile: traits.profile, runs: runs, assignments: assignments, digests: digests, attempts: attempts)
+        return SimulatedRunner(profile: traits.profile, runs: runs, assignments: assignments, digests: digests, attempts: attempts,
+                               race5kAfter: body.current5k)
     }
 
     /// The true chance that a runner who ran on `day` (the last of `runs`) completes a streak

@@ -27,8 +27,10 @@ struct RaceMissionTests {
                     makeTracker: { LiveRaceTracker() })
     }
 
-    static func raceMissions(_ store: InMemoryStore, _ user: UserID, day: CivilDate = day) throws -> [MissionAssignment] {
-        try store.assignments(user: user, day: day).filter { $0.role == .race }
+    /// The runner's race missions of `kind` on `day` (a race's start adds podiums, record 0652).
+    static func raceMissions(_ store: InMemoryStore, _ user: UserID, day: CivilDate = day,
+                             kind: MissionKind = .raceFinish) throws -> [MissionAssignment] {
+        try store.assignments(user: user, day: day).filter { $0.role == .race && $0.kind == kind.rawValue }
     }
 
     @Test("joining offers the race's finish mission on its day at the prior finish rate; finishers complete it with its XP, a leaver does not")
@@ -47,7 +49,9 @@ struct RaceMissionTests {
             #expect(abs(m.pComplete - RaceMissions.priorFinishRate) < 1e-12)
             #expect(m.xp == MissionXP.xp(for: .raceFinish(minDistance: 1000), pComplete: RaceMissions.priorFinishRate))
         }
-        #expect(changed.withLock { $0.map(\.0) } == DurableRaceTests.runners.map(\.0))
+        // Each join, then each podium offered at the start, was announced without a run start.
+        let offers = DurableRaceTests.runners.map(\.0)
+        #expect(changed.withLock { $0.map(\.0) } == offers + offers)
         #expect(changed.withLock { $0.allSatisfy { $0.1 == nil } })
 
         _ = try DurableRaceTests.feed(service, batches: 0..<20)

@@ -93,6 +93,9 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
         var logSeq = 0
         /// The last event's seq.
         var eventSeq: Int64 = 0
+        /// This room has tried to offer its runners their podiums (record 0652): once per room
+        /// in memory, so a rebuilt or resumed room tries again (the store keeps one a day).
+        var podiumsOffered = false
         /// The store failed after the room applied a command: memory may be ahead of the log, so
         /// the room is rebuilt from the store before its next command.
         var stale = false
@@ -506,7 +509,23 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
             let awards = try finish(id, settings: try settings(id), ranking: finished, now: now)
             box.state.withLock { $0.awards = awards }
         }
+        offerPodiums(box, now: now)
         return events
+    }
+
+    /// Offers the runners of a room that is running their podium missions, once (record 0652),
+    /// outside the room's lock; `RaceMissions.offerPodiums` offers nothing once the start is
+    /// `podiumOfferWindow` past. A failed write is not tried again by this room.
+    private func offerPodiums(_ box: RoomBox, now: EpochSeconds) {
+        guard let raceMissions else { return }
+        let due: (field: [UserID], settings: RaceSettings)? = box.state.withLock { entry in
+            guard entry.room.phase == .running, !entry.podiumsOffered else { return nil }
+            entry.podiumsOffered = true
+            return (entry.room.participants, entry.room.settings)
+        }
+        guard let due, let offered = try? raceMissions.offerPodiums(
+            field: due.field, distance: due.settings.distance, start: due.settings.startTime, now: now) else { return }
+        for assignment in offered { runnerChanged(assignment.userID, nil) }
     }
 
     /// Commits one command to the race's log (a store only this daemon writes); when the store
