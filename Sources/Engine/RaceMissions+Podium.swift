@@ -89,16 +89,21 @@ extension RaceMissions {
         let places = min(PodiumForecast.maxPlaces, field.count - 1)
         guard let chances = PodiumForecast.placeProbabilities(Self.completed(forecasts, finish: finishes), places: places)
         else { return [] }
-        var offered: [MissionAssignment] = []
+        var due: [(user: UserID, day: CivilDate, place: Int, pComplete: Double)] = []
         for (i, userID) in field.enumerated() {
             guard let (place, p) = Self.podiumPlace(chances[i]), let user = try store.user(id: userID) else { continue }
-            let assignment = try insert(.podium(maxPlace: place), pComplete: p, version: Self.podiumVersion, user: userID,
-                                        day: user.localDay(at: start, resolver: resolver), now: now) { races in
-                !races.contains { $0.kind == MissionKind.podium.rawValue }
-            }
-            if let assignment { offered.append(assignment) }
+            due.append((userID, user.localDay(at: start, resolver: resolver), place, p))
         }
-        return offered
+        guard !due.isEmpty else { return [] }
+        // One transaction for the field (one commit, not one per runner), under every runner's lock.
+        return try store.transaction(runners: due.map(\.user)) {
+            try due.compactMap { d in
+                try insertInTransaction(.podium(maxPlace: d.place), pComplete: d.pComplete, version: Self.podiumVersion,
+                                        user: d.user, day: d.day, now: now) { races in
+                    !races.contains { $0.kind == MissionKind.podium.rawValue }
+                }
+            }
+        }
     }
 
     /// How far back runs are read for a podium forecast, seconds (the race pace's window).

@@ -74,18 +74,24 @@ public struct RaceMissions: Sendable {
     func insert(_ spec: MissionSpec, pComplete p: Double, version: String, user userID: UserID, day: CivilDate,
                 now: EpochSeconds, allowed: ([MissionAssignment]) -> Bool) throws -> MissionAssignment? {
         try store.transaction(runners: [userID]) {
-            let todays = try store.assignments(user: userID, day: day)
-            let races = todays.filter { $0.role == .race }
-            guard allowed(races) else { return nil }
-            var ordinal = races.count + 1
-            while todays.contains(where: { $0.id == Self.id(day: day, ordinal: ordinal) }) { ordinal += 1 }
-            let assignment = MissionAssignment(
-                id: Self.id(day: day, ordinal: ordinal), userID: userID, day: day, kind: spec.kind.rawValue,
-                specJSON: spec.canonicalJSON, modelVersion: version, pComplete: p,
-                xp: MissionXP.xp(for: spec, pComplete: p), status: .offered, offeredAt: now)
-            try store.insertAssignment(assignment)
-            return assignment
+            try insertInTransaction(spec, pComplete: p, version: version, user: userID, day: day, now: now, allowed: allowed)
         }
+    }
+
+    /// `insert`'s body, for a caller that holds a transaction with `user`'s lock.
+    func insertInTransaction(_ spec: MissionSpec, pComplete p: Double, version: String, user userID: UserID, day: CivilDate,
+                             now: EpochSeconds, allowed: ([MissionAssignment]) -> Bool) throws -> MissionAssignment? {
+        let todays = try store.assignments(user: userID, day: day)
+        let races = todays.filter { $0.role == .race }
+        guard allowed(races) else { return nil }
+        var ordinal = races.count + 1
+        while todays.contains(where: { $0.id == Self.id(day: day, ordinal: ordinal) }) { ordinal += 1 }
+        let assignment = MissionAssignment(
+            id: Self.id(day: day, ordinal: ordinal), userID: userID, day: day, kind: spec.kind.rawValue,
+            specJSON: spec.canonicalJSON, modelVersion: version, pComplete: p,
+            xp: MissionXP.xp(for: spec, pComplete: p), status: .offered, offeredAt: now)
+        try store.insertAssignment(assignment)
+        return assignment
     }
 
     /// The "why" of a race mission of `spec`.
