@@ -14,7 +14,7 @@ import Missions
 /// than any run's features.
 public enum StreakForecast {
     /// Days of the class's share that a weekday's share is shrunk toward.
-    public static let priorWeight = 4.0
+    public static let priorWeight = 16.0
     /// Days of record (since the first run's day) before a streak is forecast: with fewer, one
     /// or two of each weekday say too little (record 0650).
     public static let minimumDaysKnown = 28
@@ -36,7 +36,8 @@ public enum StreakForecast {
 
     /// The runner's chance of running on the local day `ahead` days after today (≥ 1), in [0, 1];
     /// 0 without an active week.
-    public static func dayProbability(ahead: Int, state: RunnerState) -> Double {
+    /// `weight`: the days of the class's share it is shrunk by (`priorWeight` unless evaluating).
+    public static func dayProbability(ahead: Int, state: RunnerState, weight: Double = priorWeight) -> Double {
         let weekdays = (0..<7).map { weekdayCount(ahead: $0, state: state) }
         let own = weekdays[((ahead % 7) + 7) % 7]
         func usual(_ c: (ran: Int, seen: Int)) -> Bool { c.seen > 0 && Double(c.ran) >= usualShare * Double(c.seen) }
@@ -45,7 +46,7 @@ public enum StreakForecast {
         let seen = mates.reduce(0) { $0 + $1.seen }
         guard seen > 0 else { return 0 }
         let classShare = Double(mates.reduce(0) { $0 + $1.ran }) / Double(seen)
-        return (Double(own.ran) + priorWeight * classShare) / (Double(own.seen) + priorWeight)
+        return (Double(own.ran) + weight * classShare) / (Double(own.seen) + weight)
     }
 
     /// The chance of completing a streak of `days` offered today, given that the runner runs

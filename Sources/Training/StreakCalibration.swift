@@ -1,0 +1,88 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import RunusCore
+import Features
+import Engine
+
+/// How well `StreakForecast` foretells a runner's next days on a store's histories, for several
+/// prior weights (record 0650): at every local day D with a run, after `minimumDaysKnown` days
+/// of record and at least `horizon` days before the runner's last run day, the forecast of
+/// running on each of D + 1 … D + m (m = 1 … `horizon`, the product of the day chances, as a
+/// streak needing m more days is forecast) is checked against the days the runner ran.
+public struct StreakCalibration: Sendable {
+    /// Most days after D a streak can still need (a 14-day streak offered with 7 behind it
+    /// needs 6; the ladder asks k + 2 … k + 6).
+    public static let horizon = 6
+    /// Probabilities are kept within [ε, 1 − ε] for the log loss.
+    static let epsilon = 1e-6
+
+    /// Per prior weight: anchors (days D), streak forecasts judged (anchors × m), their log
+    /// loss, Brier score, mean forecast and the share that came true.
+    public struct Row: Sendable, Equatable {
+        public let weight: Double
+        public var anchors = 0
+        public var judged = 0
+        public var logLoss = 0.0
+        public var brier = 0.0
+        public var meanForecast = 0.0
+        public var rate = 0.0
+    }
+
+    public let runners: Int
+    public let rows: [Row]
+
+    /// Reads every runner of `store` (evidence runs only) and scores `weights` (each > 0).
+    public init(store: any EngineStore, weights: [Double], resolver: any UTCOffsetResolver) throws {
+        var rows = weights.map { Row(weight: $0) }
+        var runners = 0
+        for user in try store.allUsers() {
+            let runs = try store.runs(user: user.id, from: -Double.greatestFiniteMagnitude, to: .greatestFiniteMagnitude).filter(\.isEvidence)
+                .sorted { ($0.startTime, $0.id) < ($1.startTime, $1.id) }
+            guard let last = runs.last else { continue }
+            runners += 1
+            let runDays = Set(runs.map { user.localDay(at: $0.startTime, resolver: resolver) })
+            let lastDay = user.localDay(at: last.startTime, resolver: resolver)
+            var past = 0
+            for day in runDays.sorted() where day.adding(days: Self.horizon) <= lastDay {
+                let offset = user.utcOffset(at: day.startInstant(utcOffset: user.utcOffsetSeconds), resolver: resolver)
+                let dayStart = day.startInstant(utcOffset: offset)
+                while past < runs.count, runs[past].startTime < dayStart { past += 1 }
+                let state = RunnerState(history: Array(runs[..<past]), asOf: dayStart, utcOffset: offset)
+                guard StreakForecast.daysKnown(state) >= StreakForecast.minimumDaysKnown else { continue }
+                let ran = (1...Self.horizon).map { runDays.contains(day.adding(days: $0)) }
+                for r in rows.indices {
+                    rows[r].anchors += 1
+                    var p = 1.0, allRan = true
+                    for m in 1...Self.horizon {
+                        p *= StreakForecast.dayProbability(ahead: m, state: state, weight: rows[r].weight)
+                        allRan = allRan && ran[m - 1]
+                        let q = min(1 - Self.epsilon, max(Self.epsilon, p)), y = allRan ? 1.0 : 0.0
+                        rows[r].judged += 1
+                        rows[r].logLoss -= y * log(q) + (1 - y) * log(1 - q)
+                        rows[r].brier += (p - y) * (p - y)
+                        rows[r].meanForecast += p
+                        rows[r].rate += y
+                    }
+                }
+            }
+        }
+        self.runners = runners
+        self.rows = rows.map { row in
+            var r = row
+            let n = Double(max(1, row.judged))
+            r.logLoss /= n; r.brier /= n; r.meanForecast /= n; r.rate /= n
+            return r
+        }
+    }
+
+    /// A Markdown table, a row per weight.
+    public func table() -> String {
+        func f(_ x: Double) -> String { String(TrainingPipeline.rounded(x)) }
+        var out = "| prior weight (days) | anchors | forecasts | log loss | Brier | mean forecast | came true |\n|---|---|---|---|---|---|---|\n"
+        for r in rows {
+            out += "| \(f(r.weight)) | \(r.anchors) | \(r.judged) | \(f(r.logLoss)) | \(f(r.brier)) | \(f(r.meanForecast)) | \(f(r.rate)) |\n"
+        }
+        return out
+    }
+}
