@@ -327,11 +327,12 @@ history-labels: build
 	@test -f $(IMPORT_DB) || $(MAKE) import-real
 	$(RELEASE_BIN) labels --db $(IMPORT_DB) --labels history
 
-# The streak forecast's prior weight scored on the imported real runners' run days (record 0650).
+# The streak forecast's prior weight and recency half-life scored on the imported real runners'
+# run days (record 0650).
 .PHONY: eval-streaks
 eval-streaks: build
 	@test -f $(IMPORT_DB) || $(MAKE) import-real
-	$(RELEASE_BIN) eval-streaks --db $(IMPORT_DB) --weights 1,2,4,8,16,32,64
+	$(RELEASE_BIN) eval-streaks --db $(IMPORT_DB)
 
 # Fuzzing campaign (issue 22 item 8, record 0540): not part of `make test` (which runs a short
 # seeded slice of both halves, FuzzSliceTests). Release builds. The protocol half starts

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import RunusCore
 import Missions
 
@@ -5,8 +8,9 @@ import Missions
 /// product, over the days after today that the streak still needs, of the runner's chance of
 /// running on that day. That chance is read from the runner's active weeks (7-day windows back
 /// from yesterday with a run: a runner who runs today is not on a break) of the last 12 weeks:
-/// the share of that weekday's days with a run, shrunk by `priorWeight` days toward the share of
-/// its class, the runner's usual days (weekdays run on at least half the time) or the others.
+/// the share of that weekday's days with a run, each week weighing 0.5^(weeks back /
+/// `recencyHalfLifeWeeks`), shrunk by `priorWeight` days toward the share of its class, the
+/// runner's usual days (weekdays run on at least half the time) or the others.
 /// Pure: reads `RunnerState.runDaysBack` only.
 ///
 /// The trained models do not score streaks: their labels are single runs, and a streak is
@@ -15,6 +19,9 @@ import Missions
 public enum StreakForecast {
     /// Days of the class's share that a weekday's share is shrunk toward.
     public static let priorWeight = 16.0
+    /// Age in weeks at which a day counts half in the shares: run days cluster (training
+    /// blocks, holidays, injuries), so recent weeks say more about the next days.
+    public static let recencyHalfLifeWeeks = 3.0
     /// Days of record (since the first run's day) before a streak is forecast: with fewer, one
     /// or two of each weekday say too little (record 0650).
     public static let minimumDaysKnown = 28
@@ -36,17 +43,36 @@ public enum StreakForecast {
 
     /// The runner's chance of running on the local day `ahead` days after today (≥ 1), in [0, 1];
     /// 0 without an active week.
-    /// `weight`: the days of the class's share it is shrunk by (`priorWeight` unless evaluating).
-    public static func dayProbability(ahead: Int, state: RunnerState, weight: Double = priorWeight) -> Double {
-        let weekdays = (0..<7).map { weekdayCount(ahead: $0, state: state) }
+    /// `weight`: the days of the class's share it is shrunk by; `halfLifeWeeks`: the age at
+    /// which a week counts half (nil: every week the same). Both are the shipped constants
+    /// unless evaluating.
+    public static func dayProbability(ahead: Int, state: RunnerState, weight: Double = priorWeight,
+                                      halfLifeWeeks: Double? = recencyHalfLifeWeeks) -> Double {
+        let weekdays = (0..<7).map { weightedCount(ahead: $0, state: state, halfLifeWeeks: halfLifeWeeks) }
         let own = weekdays[((ahead % 7) + 7) % 7]
-        func usual(_ c: (ran: Int, seen: Int)) -> Bool { c.seen > 0 && Double(c.ran) >= usualShare * Double(c.seen) }
+        func usual(_ c: (ran: Double, seen: Double)) -> Bool { c.seen > 0 && c.ran >= usualShare * c.seen }
         let isUsual = usual(own)
         let mates = weekdays.filter { $0.seen > 0 && usual($0) == isUsual }
         let seen = mates.reduce(0) { $0 + $1.seen }
         guard seen > 0 else { return 0 }
-        let classShare = Double(mates.reduce(0) { $0 + $1.ran }) / Double(seen)
-        return (Double(own.ran) + weight * classShare) / (Double(own.seen) + weight)
+        let classShare = mates.reduce(0) { $0 + $1.ran } / seen
+        return (own.ran + weight * classShare) / (own.seen + weight)
+    }
+
+    /// `weekdayCount`, each day weighing 0.5^(w / `halfLifeWeeks`) (1 without one), w being
+    /// the whole weeks between it and yesterday's week (0 for the last 7 days).
+    static func weightedCount(ahead: Int, state: RunnerState, halfLifeWeeks: Double?) -> (ran: Double, seen: Double) {
+        let span = daysKnown(state)
+        let rest = ((ahead % 7) + 7) % 7
+        let first = rest == 0 ? 7 : 7 - rest
+        guard first <= span else { return (0, 0) }
+        var seen = 0.0, ran = 0.0
+        for b in stride(from: first, through: span, by: 7) where isActiveWeek(containing: b, state: state) {
+            let w = halfLifeWeeks.map { pow(0.5, Double((b - 1) / 7) / $0) } ?? 1
+            seen += w
+            if state.runDaysBack[b] { ran += w }
+        }
+        return (ran, seen)
     }
 
     /// The chance of completing a streak of `days` offered today, given that the runner runs

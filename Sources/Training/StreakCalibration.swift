@@ -6,7 +6,7 @@ import Features
 import Engine
 
 /// How well `StreakForecast` foretells a runner's next days on a store's histories, for several
-/// prior weights (record 0650): at every local day D with a run, after `minimumDaysKnown` days
+/// prior weights and recency half-lives (record 0650): at every local day D with a run, after `minimumDaysKnown` days
 /// of record and at least `horizon` days before the runner's last run day, the forecast of
 /// running on each of D + 1 … D + m (m = 1 … `horizon`, the product of the day chances, as a
 /// streak needing m more days is forecast) is checked against the days the runner ran.
@@ -17,10 +17,12 @@ public struct StreakCalibration: Sendable {
     /// Probabilities are kept within [ε, 1 − ε] for the log loss.
     static let epsilon = 1e-6
 
-    /// Per prior weight: anchors (days D), streak forecasts judged (anchors × m), their log
-    /// loss, Brier score, mean forecast and the share that came true.
+    /// Per prior weight and half-life (weeks; nil: every week the same): anchors (days D),
+    /// streak forecasts judged (anchors × m), their log loss, Brier score, mean forecast and the
+    /// share that came true.
     public struct Row: Sendable, Equatable {
         public let weight: Double
+        public let halfLifeWeeks: Double?
         public var anchors = 0
         public var judged = 0
         public var logLoss = 0.0
@@ -32,9 +34,11 @@ public struct StreakCalibration: Sendable {
     public let runners: Int
     public let rows: [Row]
 
-    /// Reads every runner of `store` (evidence runs only) and scores `weights` (each > 0).
-    public init(store: any EngineStore, weights: [Double], resolver: any UTCOffsetResolver) throws {
-        var rows = weights.map { Row(weight: $0) }
+    /// Reads every runner of `store` (evidence runs only) and scores every pair of `weights`
+    /// (each > 0) and `halfLives` (each > 0, or nil), weights varying fastest.
+    public init(store: any EngineStore, weights: [Double], halfLives: [Double?] = [StreakForecast.recencyHalfLifeWeeks],
+                resolver: any UTCOffsetResolver) throws {
+        var rows = halfLives.flatMap { h in weights.map { Row(weight: $0, halfLifeWeeks: h) } }
         var runners = 0
         for user in try store.allUsers() {
             let runs = try store.runs(user: user.id, from: -Double.greatestFiniteMagnitude, to: .greatestFiniteMagnitude).filter(\.isEvidence)
@@ -55,7 +59,7 @@ public struct StreakCalibration: Sendable {
                     rows[r].anchors += 1
                     var p = 1.0, allRan = true
                     for m in 1...Self.horizon {
-                        p *= StreakForecast.dayProbability(ahead: m, state: state, weight: rows[r].weight)
+                        p *= StreakForecast.dayProbability(ahead: m, state: state, weight: rows[r].weight, halfLifeWeeks: rows[r].halfLifeWeeks)
                         allRan = allRan && ran[m - 1]
                         let q = min(1 - Self.epsilon, max(Self.epsilon, p)), y = allRan ? 1.0 : 0.0
                         rows[r].judged += 1
@@ -79,9 +83,10 @@ public struct StreakCalibration: Sendable {
     /// A Markdown table, a row per weight.
     public func table() -> String {
         func f(_ x: Double) -> String { String(TrainingPipeline.rounded(x)) }
-        var out = "| prior weight (days) | anchors | forecasts | log loss | Brier | mean forecast | came true |\n|---|---|---|---|---|---|---|\n"
+        var out = "| half-life (weeks) | prior weight (days) | anchors | forecasts | log loss | Brier | mean forecast | came true |\n"
+            + "|---|---|---|---|---|---|---|---|\n"
         for r in rows {
-            out += "| \(f(r.weight)) | \(r.anchors) | \(r.judged) | \(f(r.logLoss)) | \(f(r.brier)) | \(f(r.meanForecast)) | \(f(r.rate)) |\n"
+            out += "| \(r.halfLifeWeeks.map(f) ?? "none") | \(f(r.weight)) | \(r.anchors) | \(r.judged) | \(f(r.logLoss)) | \(f(r.brier)) | \(f(r.meanForecast)) | \(f(r.rate)) |\n"
         }
         return out
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import RunusCore
 import Tracking
@@ -47,7 +48,7 @@ struct StreakMissionTests {
         .summary(RunSummary(startTime: day.startInstant(utcOffset: 0) + 7 * 3600, distance: 6000, duration: 2160))
     }
 
-    @Test("the forecast multiplies the days still needed, each its weekday's share of active weeks shrunk toward its class; the ladder asks 1…5 days more")
+    @Test("the forecast multiplies the days still needed, each its weekday's recency-weighted share of active weeks shrunk toward its class; the ladder asks 1…5 days more")
     func forecastAndLadder() throws {
         let asOf = Self.tuesday.startInstant(utcOffset: 0)
         let state = RunnerState(history: Self.schedule("u"), asOf: asOf)
@@ -57,9 +58,17 @@ struct StreakMissionTests {
         #expect(StreakForecast.weekdayCount(ahead: 1, state: state) == (6, 8))
         #expect(StreakForecast.weekdayCount(ahead: 4, state: state) == (2, 8))
         let w = StreakForecast.priorWeight
-        // Usual days Monday…Thursday: 30 runs of 32; the others: 2 of 24.
-        let usual = 30.0 / 32, others = 2.0 / 24
-        let wednesday = (6 + w * usual) / (8 + w), thursday = (8 + w * usual) / (8 + w), friday = (0 + w * others) / (8 + w)
+        // A day k whole weeks before yesterday's week weighs h^k; every weekday is seen in weeks
+        // 0…8 but the break's (4). Wednesday was missed in weeks 1 and 5 (13 and 41 days back),
+        // Saturday run in weeks 1 and 6 (10 and 45 back).
+        let h = pow(0.5, 1 / StreakForecast.recencyHalfLifeWeeks)
+        func weight(_ k: Int) -> Double { pow(h, Double(k)) }
+        let seen = [0, 1, 2, 3, 5, 6, 7, 8].map(weight).reduce(0, +)
+        let wednesdays = seen - weight(1) - weight(5), saturdays = weight(1) + weight(6)
+        // Usual days Monday…Thursday; the others Friday…Sunday.
+        let usual = (3 * seen + wednesdays) / (4 * seen), others = saturdays / (3 * seen)
+        let wednesday = (wednesdays + w * usual) / (seen + w), thursday = (seen + w * usual) / (seen + w)
+        let friday = (0 + w * others) / (seen + w)
         #expect(abs(StreakForecast.dayProbability(ahead: 1, state: state) - wednesday) < Self.tolerance)
         #expect(abs(StreakForecast.dayProbability(ahead: 3, state: state) - friday) < Self.tolerance)
         #expect(abs(StreakForecast.probability(days: 3, state: state) - wednesday) < Self.tolerance)

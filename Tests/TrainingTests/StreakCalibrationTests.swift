@@ -33,7 +33,7 @@ struct StreakCalibrationTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = try Self.store(directory)
         defer { try? store.close() }
-        let calibration = try StreakCalibration(store: store, weights: [1, 16], resolver: FixedOffsetResolver())
+        let calibration = try StreakCalibration(store: store, weights: [1, 16], halfLives: [nil, 3], resolver: FixedOffsetResolver())
         #expect(calibration.runners == 2)
         // daily: days 28 … 63 (36); mwf: its run days among 28 … 61 (its last run is on day 67).
         let mwf = (28...(67 - StreakCalibration.horizon)).filter { [0, 2, 4].contains($0 % 7) }.count
@@ -45,7 +45,9 @@ struct StreakCalibrationTests {
             #expect(row.logLoss < 0.05 && row.brier < 0.01, "\(row)")
             #expect(abs(row.meanForecast - row.rate) < 0.05, "\(row)")
         }
-        #expect(calibration.rows[0].weight == 1 && calibration.rows[1].weight == 16)
+        #expect(calibration.rows.map(\.weight) == [1, 16, 1, 16])
+        #expect(calibration.rows.map(\.halfLifeWeeks) == [nil, nil, 3, 3])
+        #expect(calibration.table().contains("| none |"))
         #expect(calibration.table().contains("| 16 |") || calibration.table().contains("| 16.0 |"))
     }
 }
