@@ -62,15 +62,11 @@ public enum StreakForecast {
     /// `weekdayCount`, each day weighing 0.5^(w / `halfLifeWeeks`) (1 without one), w being
     /// the whole weeks between it and yesterday's week (0 for the last 7 days).
     static func weightedCount(ahead: Int, state: RunnerState, halfLifeWeeks: Double?) -> (ran: Double, seen: Double) {
-        let span = daysKnown(state)
-        let rest = ((ahead % 7) + 7) % 7
-        let first = rest == 0 ? 7 : 7 - rest
-        guard first <= span else { return (0, 0) }
         var seen = 0.0, ran = 0.0
-        for b in stride(from: first, through: span, by: 7) where isActiveWeek(containing: b, state: state) {
-            let w = halfLifeWeeks.map { pow(0.5, Double((b - 1) / 7) / $0) } ?? 1
+        for day in weekdays(ahead: ahead, state: state) {
+            let w = halfLifeWeeks.map { pow(0.5, Double(day.weeksBack) / $0) } ?? 1
             seen += w
-            if state.runDaysBack[b] { ran += w }
+            if day.ran { ran += w }
         }
         return (ran, seen)
     }
@@ -89,16 +85,19 @@ public enum StreakForecast {
     /// the weekday of the day `ahead` days on (b ≡ −ahead mod 7 days back): how many had a run,
     /// and how many there were.
     public static func weekdayCount(ahead: Int, state: RunnerState) -> (ran: Int, seen: Int) {
+        let days = weekdays(ahead: ahead, state: state)
+        return (days.filter(\.ran).count, days.count)
+    }
+
+    /// The days `weekdayCount` reads, newest first: whole weeks between each and yesterday's
+    /// week, and whether it had a run.
+    static func weekdays(ahead: Int, state: RunnerState) -> [(weeksBack: Int, ran: Bool)] {
         let span = daysKnown(state)
         let rest = ((ahead % 7) + 7) % 7
         let first = rest == 0 ? 7 : 7 - rest
-        guard first <= span else { return (0, 0) }
-        var seen = 0, ran = 0
-        for b in stride(from: first, through: span, by: 7) where isActiveWeek(containing: b, state: state) {
-            seen += 1
-            if state.runDaysBack[b] { ran += 1 }
-        }
-        return (ran, seen)
+        guard first <= span else { return [] }
+        return stride(from: first, through: span, by: 7).filter { isActiveWeek(containing: $0, state: state) }
+            .map { b in ((b - 1) / 7, state.runDaysBack[b]) }
     }
 
     /// Days before today the runner's record covers: since the first run's day, at most `RunnerState.runDayWindow`.
