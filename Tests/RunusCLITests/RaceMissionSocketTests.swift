@@ -7,10 +7,11 @@ import Engine
 
 /// Record 0649 through a daemon wired as `runus serve` wires it: `missions.today` shows the
 /// mission of a race the runner joined at once, keeps it through a refresh, and shows it
-/// completed as soon as the race's run is stored (the answers it had cached are forgotten).
+/// completed as soon as the race's run is stored (the answers it had cached are forgotten);
+/// the race's start adds a podium (record 0652), which the result decides too.
 @Suite("race missions over sockets", .serialized)
 struct RaceMissionSocketTests {
-    @Test("a joined race's mission appears in missions.today, survives a refresh, and is completed by the race's run, also after a cached answer")
+    @Test("a joined race's mission appears in missions.today, survives a refresh, and is completed by the race's run, also after a cached answer; the start lists a podium")
     func todayFollowsTheRace() throws {
         let clock = ManualClock(1_800_000_000)
         let daemon = try ProductionDaemon(clock: clock)
@@ -60,6 +61,20 @@ struct RaceMissionSocketTests {
         // The race: runner-0001 runs 1 km at 4 m/s, runner-0002 100 s at 2 m/s and no more.
         clock.set(start)
         daemon.races.tick()
+        // The start offered a podium (record 0652): in a field of two, the win. The one of the two
+        // more likely to win has at least 0.85 × (0.15 + 0.85 / 2) ≥ 0.4 of it, so one is offered.
+        var podiums: [String: JSONValue] = [:]
+        for user in ["runner-0001", "runner-0002"] {
+            let listed = try today(user).filter { $0["kind"] == "podium" }
+            #expect(listed.count <= 1, "\(user): \(listed)")
+            guard let podium = listed.first else { continue }
+            #expect(podium["race"] == true && podium["status"] == "offered" && podium["spec"]?["max_place"]?.doubleValue == 1)
+            #expect((podium["p_complete"]?.doubleValue ?? 0) >= RaceMissions.podiumFloor, "\(podium)")
+            #expect(podium["first_day"] == "2027-01-15" && podium["last_day"] == "2027-01-15")
+            #expect(podium["why"]?.stringValue?.contains("a win") == true, "\(podium)")
+            podiums[user] = podium
+        }
+        #expect(!podiums.isEmpty, "the likelier winner of two is offered the win")
         for (user, speed, seconds) in [("runner-0001", 4.0, 300), ("runner-0002", 2.0, 100)] {
             var offset: Meters = 0
             for chunk in stride(from: 0, to: seconds, by: 60) {
@@ -76,12 +91,19 @@ struct RaceMissionSocketTests {
         #expect(results["result"]?["ranking"]?[0]?["user"] == "runner-0001", "\(JSONWriter.string(results))")
 
         let after = try today("runner-0001")
-        let decided = try #require(after.first { $0["race"] == true })
+        let decided = try #require(after.first { $0["kind"] == "race_finish" })
         #expect(decided["status"] == "completed", "\(decided)")
-        let other = try #require(try today("runner-0002").first { $0["race"] == true })
+        let other = try #require(try today("runner-0002").first { $0["kind"] == "race_finish" })
         #expect(other["status"] == "offered", "out of time is no finish: \(other)")
+        // runner-0001 won: their podium, if offered, is completed; runner-0002's is not.
+        if podiums["runner-0001"] != nil {
+            #expect(after.first { $0["kind"] == "podium" }?["status"] == "completed", "\(after)")
+        }
+        if podiums["runner-0002"] != nil {
+            #expect(try today("runner-0002").first { $0["kind"] == "podium" }?["status"] == "offered")
+        }
         let history = try client.call(["op": "missions.history", "user": "runner-0001", "from": "2027-01-15", "to": "2027-01-15"])
-        let row = try #require(history["result"]?["missions"]?.arrayValue?.first { $0["race"] == true }, "\(JSONWriter.string(history))")
+        let row = try #require(history["result"]?["missions"]?.arrayValue?.first { $0["kind"] == "race_finish" }, "\(JSONWriter.string(history))")
         #expect(row["status"] == "completed" && row["run_id"]?.stringValue == race)
         #expect(row["xp_awarded"] == mission["xp"])
     }
