@@ -13,7 +13,8 @@ import Glibc
 /// each kind its own slope. Schema v2: records 0620 (layout) and 0621 (state definitions);
 /// v3 adds the race-pace terms of record 0619; v4 the kinds early bird, night owl, loop,
 /// intervals, fartlek and weekly volume (record 0640); v5 explorer and personal best (records
-/// 0645, 0646); v6 the race pace as a weighted median over 90 days (record 0651).
+/// 0645, 0646); v6 the race pace as a weighted median over 90 days (record 0651); v7 the share
+/// of recent starts inside an early-bird or night-owl window (record 0653).
 public enum MissionFeatures {
     /// The kinds the schema models, in column order. Listed explicitly: a new mission kind changes
     /// nothing here (and no model) until it is added with a new schema version.
@@ -33,7 +34,7 @@ public enum MissionFeatures {
         let value: @Sendable (MissionSpec, RunnerState) -> Double
     }
 
-    public static let schema = FeatureSchema(version: 6, features: features.map(\.definition))
+    public static let schema = FeatureSchema(version: 7, features: features.map(\.definition))
 
     /// Days assumed since the last run for a runner without history.
     public static let daysWithoutHistory = 30.0
@@ -188,6 +189,7 @@ public enum MissionFeatures {
         })
         out += schemaV4MissionFeatures
         out += schemaV5MissionFeatures
+        out += schemaV7MissionFeatures
         out.append(feature("rel_longest", "log ratio",
                            "log(mission distance / longest run of the last 28 days), any kind",
                            missing: "0 without a run in 28 days") { spec, state in

@@ -9,6 +9,7 @@ extension RunnerState {
         var weekStreak = 0
         var dayStreak = 0
         var startHour: Double?
+        var startMinutes: [Int] = []
         var regularity = 0.0
         var weekdayShare = 0.0
         var runDaysBack = [Bool](repeating: false, count: runDayWindow + 1)
@@ -46,9 +47,13 @@ extension RunnerState {
         var sx = 0.0, sy = 0.0
         let recent = past.suffix(startHourWindow)
         for run in recent {
-            let seconds = (run.startTime + offset).truncatingRemainder(dividingBy: 86_400)
-            let angle = 2 * Double.pi * (seconds < 0 ? seconds + 86_400 : seconds) / 86_400
+            var seconds = (run.startTime + offset).truncatingRemainder(dividingBy: 86_400)
+            if seconds < 0 { seconds += 86_400 }
+            let angle = 2 * Double.pi * seconds / 86_400
             sx += cos(angle); sy += sin(angle)
+            // seconds is in [0, 86 400) for a finite start (RunRecord's are checked), so the
+            // minute is in 0 ..< 1440; the clamp keeps a rounding edge there too.
+            h.startMinutes.append(min(1439, max(0, Int(saturating: (seconds / 60).rounded(.down)))))
         }
         let n = Double(recent.count)
         h.regularity = min(1, (sx * sx + sy * sy).squareRoot() / n)

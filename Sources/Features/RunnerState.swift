@@ -90,6 +90,9 @@ public struct RunnerState: Sendable, Equatable {
     public let daysSinceFirstRunDay: Int
     /// Circular mean of the local start hours of the last 20 runs, hours in [0, 24); nil without history.
     public let usualStartHour: Double?
+    /// Local start minutes (after local midnight, 0 ..< 1440) of the same last 20 runs, oldest
+    /// first; empty without history.
+    public let recentStartMinutes: [Int]
     /// Mean resultant length of those start hours on the 24 h circle, [0, 1] (1: always the same hour).
     public let startHourRegularity: Double
     /// Share of the last 90 days' runs that started on `asOf`'s local weekday, [0, 1].
@@ -188,7 +191,8 @@ public struct RunnerState: Sendable, Equatable {
 
         let habits = Self.habits(past: past, asOf: asOf, utcOffset: utcOffset)
         consistency8w = habits.consistency; weekStreak = habits.weekStreak; dayStreak = habits.dayStreak
-        usualStartHour = habits.startHour; startHourRegularity = habits.regularity; weekdayShare = habits.weekdayShare
+        usualStartHour = habits.startHour; recentStartMinutes = habits.startMinutes
+        startHourRegularity = habits.regularity; weekdayShare = habits.weekdayShare
         runDaysBack = habits.runDaysBack; daysSinceFirstRunDay = habits.daysSinceFirstRunDay
 
         let today = CivilDate(instant: asOf, utcOffset: utcOffset)

@@ -8,6 +8,18 @@ extension MissionEvaluator {
     /// is a night owl's, not an early bird's.
     public static let nightEndsAtMinute = 180
 
+    /// Whether a run starting `minute` minutes after local midnight (0 ..< 1440) starts in the
+    /// window an early-bird or night-owl mission asks for: an early bird from `nightEndsAtMinute`
+    /// up to (not at) its minute, a night owl from its minute to `nightEndsAtMinute` the next
+    /// morning. Nil for kinds without a start window.
+    public static func startFits(_ spec: MissionSpec, minute: Int) -> Bool? {
+        switch spec {
+        case .earlyBird(let before, _): return minute >= nightEndsAtMinute && minute < before
+        case .nightOwl(let after, _): return minute >= after || minute < nightEndsAtMinute
+        default: return nil
+        }
+    }
+
     /// Kinds that compare the run with the runner's history or the clock. Returns the reason
     /// when the context does not allow a verdict (the caller answers `notApplicable`).
     static func checkHistory(_ spec: MissionSpec, metrics: RunMetrics, context: MissionContext,
@@ -34,12 +46,7 @@ extension MissionEvaluator {
             guard let offset = context.utcOffset else { return "the runner's UTC offset is unknown" }
             let local = Int(saturating: (start + Double(offset)).rounded(.down))
             let minute = ((local % 86_400 + 86_400) % 86_400) / 60
-            let ok: Bool
-            if case .earlyBird = spec {
-                ok = minute >= nightEndsAtMinute && minute < before
-            } else {
-                ok = minute >= before || minute < nightEndsAtMinute
-            }
+            let ok = startFits(spec, minute: minute) ?? false
             _ = distanceCheck(minDistance, metrics, tolerance, &v)
             let clock = MissionTitle.clock(minute)
             v.add(ok ? 1 : 0, "started at \(clock) local time (\(spec.kind == .earlyBird ? "before" : "from") "

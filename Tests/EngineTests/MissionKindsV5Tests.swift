@@ -105,8 +105,9 @@ struct MissionKindsV5Tests {
         let rel = try value(.personalBest(distance: 5000), "rel_pace_personal_best")
         #expect(abs(rel - log(state.expectedPace(over: 5000) / best)) < 1e-12)
         #expect(try value(.pace(maxPace: 300, minDistance: 5000), "rel_pace_personal_best") == 0)
-        // Schema v6 keeps these features and changes the race pace they read (record 0651).
-        #expect(MissionFeatures.schema.version == 6 && MissionFeatures.schema.features.count == 85)
+        // Schema v6 keeps these features and changes the race pace they read (record 0651); v7
+        // adds the two start-share terms (record 0653).
+        #expect(MissionFeatures.schema.version == 7 && MissionFeatures.schema.features.count == 87)
     }
 
     @Test("explorer history labels: a run on other ground completes, the usual route fails, no labels without digests")

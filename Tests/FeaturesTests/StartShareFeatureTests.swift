@@ -1,0 +1,83 @@
+import Testing
+import RunusCore
+import Missions
+@testable import Features
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Schema v7's start-share terms (record 0653): how many of the last 20 local starts fall in the
+/// window an early-bird or night-owl mission asks for, by the check's own rule.
+@Suite("start share features")
+struct StartShareFeatureTests {
+    static let tolerance = 1e-12
+    /// Midnight UTC of a Monday.
+    static let monday: EpochSeconds = 1_780_272_000
+
+    /// One 5 km run a day at each local clock time (minutes after midnight), in order.
+    func runs(_ minutes: [Int], utcOffset: Int) -> [RunRecord] {
+        minutes.enumerated().map { i, minute in
+            RunRecord(id: "r\(i)", userID: "u", startTime: Self.monday + Double(i) * 86_400 + Double(minute * 60 - utcOffset),
+                      distance: 5000, elapsed: 1700, moving: 1650, elevationGain: 20, source: "test")
+        }
+    }
+
+    func value(_ spec: MissionSpec, _ state: RunnerState, _ name: String) throws -> Double {
+        let names = MissionFeatures.schema.features.map(\.name)
+        return MissionFeatures.vector(spec, state: state)[try #require(names.firstIndex(of: name))]
+    }
+
+    @Test("the check's window: an early bird from 03:00 to before its minute, a night owl from its minute to before 03:00")
+    func windows() {
+        let early = MissionSpec.earlyBird(beforeMinute: 420, minDistance: 3000)
+        let late = MissionSpec.nightOwl(afterMinute: 1200, minDistance: 3000)
+        #expect(MissionEvaluator.startFits(early, minute: 179) == false)
+        #expect(MissionEvaluator.startFits(early, minute: 180) == true)
+        #expect(MissionEvaluator.startFits(early, minute: 419) == true)
+        #expect(MissionEvaluator.startFits(early, minute: 420) == false)
+        #expect(MissionEvaluator.startFits(late, minute: 1199) == false)
+        #expect(MissionEvaluator.startFits(late, minute: 1200) == true)
+        #expect(MissionEvaluator.startFits(late, minute: 179) == true)
+        #expect(MissionEvaluator.startFits(late, minute: 180) == false)
+        #expect(MissionEvaluator.startFits(.distance(minDistance: 5000), minute: 300) == nil)
+    }
+
+    @Test("a runner who runs at 06:30 on weekdays and 10:00 on Sundays: the share counts the starts, the mean hour cannot")
+    func bimodalRunner() throws {
+        let offset = 9 * 3600
+        // 25 days: the first five fall out of the 20-run window.
+        let minutes = (0..<25).map { $0 % 7 == 6 ? 600 : 390 }
+        let history = runs(minutes, utcOffset: offset)
+        let state = RunnerState(history: history, asOf: Self.monday + 26 * 86_400, utcOffset: offset)
+        #expect(state.recentStartMinutes == Array(minutes.suffix(20)))
+        let sundays = minutes.suffix(20).filter { $0 == 600 }.count
+        let early = try value(.earlyBird(beforeMinute: 420, minDistance: 3000), state, "start_share_early_bird")
+        #expect(abs(early - log((Double(20 - sundays) + 0.5) / (Double(sundays) + 0.5))) < Self.tolerance)
+        // Before 06:30 nothing fits: the lowest log odds of 20 runs.
+        let tooEarly = try value(.earlyBird(beforeMinute: 390, minDistance: 3000), state, "start_share_early_bird")
+        #expect(abs(tooEarly - log(0.5 / 20.5)) < Self.tolerance)
+        // Other kinds read 0 in both columns.
+        #expect(try value(.earlyBird(beforeMinute: 420, minDistance: 3000), state, "start_share_night_owl") == 0)
+        #expect(try value(.distance(minDistance: 5000), state, "start_share_early_bird") == 0)
+    }
+
+    @Test("a night owl's window wraps past midnight; the UTC offset places the starts")
+    func nightOwl() throws {
+        let offset = -5 * 3600
+        let minutes = [1290, 1320, 30, 150, 200, 1100]  // 21:30, 22:00, 00:30, 02:30 fit; 03:20, 18:20 do not
+        let state = RunnerState(history: runs(minutes, utcOffset: offset), asOf: Self.monday + 7 * 86_400, utcOffset: offset)
+        let late = try value(.nightOwl(afterMinute: 1260, minDistance: 3000), state, "start_share_night_owl")
+        #expect(abs(late - log(4.5 / 2.5)) < Self.tolerance)
+        // Read in UTC, the same runs start five hours later: 02:30, 03:00, 05:30, 07:30, 08:20, 23:20.
+        let utc = RunnerState(history: runs(minutes, utcOffset: offset), asOf: Self.monday + 7 * 86_400, utcOffset: 0)
+        #expect(abs(try value(.nightOwl(afterMinute: 1260, minDistance: 3000), utc, "start_share_night_owl") - log(2.5 / 4.5)) < Self.tolerance)
+    }
+
+    @Test("without history the terms are 0 (even odds)")
+    func noHistory() throws {
+        let state = RunnerState(history: [], asOf: Self.monday)
+        #expect(state.recentStartMinutes.isEmpty)
+        #expect(try value(.earlyBird(beforeMinute: 420, minDistance: 3000), state, "start_share_early_bird") == 0)
+        #expect(try value(.nightOwl(afterMinute: 1260, minDistance: 3000), state, "start_share_night_owl") == 0)
+    }
+}
