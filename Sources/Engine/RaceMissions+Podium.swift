@@ -33,12 +33,16 @@ extension RaceMissions {
     public static let podiumVersion = "podium-forecast"
 
     /// The forecast of a runner for a race of `distance` metres starting at `start`, from
-    /// `runs` (any, those before `start` are read) and the chance `finish` of finishing: log of
+    /// `runs` (any, those before `start` are read), the runner's mission `outcomes` (the race
+    /// pace leaves out runs that completed a mission of another effort, record 0654) and the
+    /// chance `finish` of finishing: log of
     /// the predicted time in seconds (race pace scaled to the distance, Riegel), spread of the
     /// race day and of the estimate; nil without a race-pace estimate.
-    public static func podiumRunner(runs: [RunRecord], distance: Meters, start: EpochSeconds, finish: Double) -> PodiumForecast.Runner? {
+    public static func podiumRunner(runs: [RunRecord], outcomes: [PastOutcome] = [], distance: Meters, start: EpochSeconds,
+                                    finish: Double) -> PodiumForecast.Runner? {
         guard distance.isFinite, distance > 0, start.isFinite, finish.isFinite,
-              let evidence = RunnerState.racePaceEvidence(past: runs.filter { $0.startTime < start }, asOf: start),
+              let evidence = RunnerState.racePaceEvidence(past: runs.filter { $0.startTime < start }, asOf: start,
+                                                          outcomes: outcomes),
               evidence.effectiveRuns > 0 else { return nil }
         let pace = evidence.pace * pow(max(distance, 400) / 5000, RunnerState.riegelPaceExponent)
         let time = pace * distance / 1000
@@ -83,7 +87,12 @@ extension RaceMissions {
         for user in field {
             let finish = try finishProbability(user: user, now: start)
             let runs = try store.runs(user: user, from: start - lookback, to: start).filter(\.isEvidence)
-            forecasts.append(Self.podiumRunner(runs: runs, distance: distance, start: start, finish: finish))
+            // The missions those runs decided, as missions.today reads them (days in UTC, one
+            // day wider on each side than the runs' window: outcomes outside it match no run).
+            let past = try store.assignments(user: user, from: CivilDate(instant: start - lookback, utcOffset: 0).adding(days: -1),
+                                             to: CivilDate(instant: start, utcOffset: 0).adding(days: 1))
+            forecasts.append(Self.podiumRunner(runs: runs, outcomes: PastOutcome.from(assignments: past, runs: runs),
+                                               distance: distance, start: start, finish: finish))
             finishes.append(finish)
         }
         let places = min(PodiumForecast.maxPlaces, field.count - 1)

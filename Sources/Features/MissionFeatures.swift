@@ -14,7 +14,8 @@ import Glibc
 /// v3 adds the race-pace terms of record 0619; v4 the kinds early bird, night owl, loop,
 /// intervals, fartlek and weekly volume (record 0640); v5 explorer and personal best (records
 /// 0645, 0646); v6 the race pace as a weighted median over 90 days (record 0651); v7 the share
-/// of recent starts inside an early-bird or night-owl window (record 0653).
+/// of recent starts inside an early-bird or night-owl window (record 0653); v8 the race pace
+/// without the runs that completed a mission of another effort (record 0654).
 public enum MissionFeatures {
     /// The kinds the schema models, in column order. Listed explicitly: a new mission kind changes
     /// nothing here (and no model) until it is added with a new schema version.
@@ -34,7 +35,7 @@ public enum MissionFeatures {
         let value: @Sendable (MissionSpec, RunnerState) -> Double
     }
 
-    public static let schema = FeatureSchema(version: 7, features: features.map(\.definition))
+    public static let schema = FeatureSchema(version: 8, features: features.map(\.definition))
 
     /// Days assumed since the last run for a runner without history.
     public static let daysWithoutHistory = 30.0

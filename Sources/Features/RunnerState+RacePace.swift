@@ -2,11 +2,13 @@
 import Glibc
 #endif
 import RunusCore
+import Missions
 
 /// The race-pace estimate (records 0619, 0651): every recent run says something about the
 /// runner's current speed once its pace is scaled to one distance, newer runs say more, and a
 /// run that was not the runner's usual effort (intervals with jogged rests, a recovery run, a
-/// walked cool-down, a hard attempt) says little, so the estimate is a weighted median.
+/// walked cool-down, a hard attempt) says little, so the estimate is a weighted median; a run
+/// that completed a mission asking for another effort is left out (record 0654).
 extension RunnerState {
     /// Runs of the last `racePaceWindowDays` days enter `racePace5k`.
     public static let racePaceWindowDays = 90.0
@@ -20,26 +22,41 @@ extension RunnerState {
     /// Weighted median of each run's moving pace scaled to 5 km with Riegel's exponent,
     /// pace × (5000 / distance)^0.06, over runs of at least `racePaceMinimumDistance` that
     /// started in the `racePaceWindowDays` days before `asOf`, each weighted
-    /// 0.5^(age / `racePaceHalfLifeDays`); s/km, nil without such a run. `past` holds only runs
-    /// before `asOf`.
-    static func racePace5k(past: [RunRecord], asOf: EpochSeconds) -> SecondsPerKm? {
-        weightedMedian(racePaceSamples(past: past, asOf: asOf))
+    /// 0.5^(age / `racePaceHalfLifeDays`), leaving out the runs that completed a mission of an
+    /// `otherEffortKinds` kind (`outcomes`, matched by the deciding run's start); s/km, nil
+    /// without such a run. `past` holds only runs before `asOf`.
+    static func racePace5k(past: [RunRecord], asOf: EpochSeconds, outcomes: [PastOutcome] = []) -> SecondsPerKm? {
+        weightedMedian(racePaceSamples(past: past, asOf: asOf, outcomes: outcomes))
     }
+
+    /// Kinds whose completion says the run was at another effort than the runner's own (a pace
+    /// asked, reps or surges, a held-back recovery, hill repeats, a race), record 0654. Only
+    /// completions count: a failed mission has no deciding run in the daemon's store (record
+    /// 0534), so training and serving leave out the same runs.
+    public static let otherEffortKinds: Set<MissionKind> = [.pace, .distanceInTime, .intervals, .fartlek, .personalBest,
+                                                            .progression, .negativeSplit, .recovery, .hills,
+                                                            .raceFinish, .podium]
 
     /// `racePace5k` as of `asOf` from `past` (runs before `asOf`, any order), with the effective
     /// number of runs behind it, (Σw)² / Σw² (Kish): the runs' count when they weigh the same,
     /// fewer when old runs weigh little. Nil without a run that enters the estimate.
-    public static func racePaceEvidence(past: [RunRecord], asOf: EpochSeconds) -> (pace: SecondsPerKm, effectiveRuns: Double)? {
-        let samples = racePaceSamples(past: past, asOf: asOf)
+    public static func racePaceEvidence(past: [RunRecord], asOf: EpochSeconds, outcomes: [PastOutcome] = [])
+        -> (pace: SecondsPerKm, effectiveRuns: Double)? {
+        let samples = racePaceSamples(past: past, asOf: asOf, outcomes: outcomes)
         guard let pace = weightedMedian(samples) else { return nil }
         let sum = samples.reduce(0) { $0 + $1.weight }, squares = samples.reduce(0) { $0 + $1.weight * $1.weight }
         return (pace, squares > 0 ? sum * sum / squares : 0)
     }
 
     /// Each run's 5 km-scaled pace and recency weight, for the runs `racePace5k` reads.
-    static func racePaceSamples(past: [RunRecord], asOf: EpochSeconds) -> [(pace: SecondsPerKm, weight: Double)] {
+    static func racePaceSamples(past: [RunRecord], asOf: EpochSeconds, outcomes: [PastOutcome] = [])
+        -> [(pace: SecondsPerKm, weight: Double)] {
         var weighted: [(pace: SecondsPerKm, weight: Double)] = []
-        for run in past {
+        // Two runs started at the same instant are both left out when one completed such a
+        // mission (an outcome names its run by start only); harmless, and never a wrong run kept.
+        let skipped = Set(outcomes.filter { $0.completed && otherEffortKinds.contains($0.kind) && $0.decidedAt < asOf }
+            .map(\.decidedAt))
+        for run in past where !skipped.contains(run.startTime) {
             let age = asOf - run.startTime
             guard age >= 0, age <= racePaceWindowDays * 86_400, run.distance >= racePaceMinimumDistance,
                   let pace = run.movingPace, pace > 0, pace.isFinite else { continue }

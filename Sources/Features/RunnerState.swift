@@ -174,7 +174,7 @@ public struct RunnerState: Sendable, Equatable {
         endurance = ewma
         bestPaces = best
         estimated5k = best5k
-        racePace5k = Self.racePace5k(past: past, asOf: asOf)
+        racePace5k = Self.racePace5k(past: past, asOf: asOf, outcomes: outcomes)
         daysSinceLastRun = past.last.map { (asOf - $0.startTime) / 86_400 }
 
         let recent = past.suffix(Self.paceWindow)

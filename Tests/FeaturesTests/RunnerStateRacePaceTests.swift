@@ -7,7 +7,7 @@ import Missions
 @testable import Features
 
 /// The race pace of records 0619 and 0651 (a recency-weighted median) and the features built on it.
-@Suite("RunnerState race pace (records 0619, 0651)")
+@Suite("RunnerState race pace (records 0619, 0651, 0654)")
 struct RunnerStateRacePaceTests {
     static let t0: EpochSeconds = 1_790_000_000
 
@@ -62,6 +62,46 @@ struct RunnerStateRacePaceTests {
         runs += (0..<3).map { Self.run("odd\($0)", daysBefore: Double($0) * 3 + 2, distance: 5000, pace: 420) }
         let estimate = try! #require(RunnerState(history: runs, asOf: Self.t0).racePace5k)
         #expect(abs(estimate - 330) <= Self.relative * 330, "\(estimate)")
+    }
+
+    @Test("a run that completed a mission of another effort is left out; a failed one, or one of the usual effort, stays in")
+    func otherEffortCompletionsLeftOut() throws {
+        // Five easy runs at 330 s/km and four faster ones at 300 that decided missions.
+        var runs = (0..<5).map { Self.run("easy\($0)", daysBefore: Double($0) * 2 + 1, distance: 5000, pace: 330) }
+        let fast = (0..<4).map { Self.run("fast\($0)", daysBefore: Double($0) * 2 + 2, distance: 5000, pace: 300) }
+        runs += fast
+        func estimate(_ outcomes: [PastOutcome]) throws -> SecondsPerKm {
+            try #require(RunnerState(history: runs, outcomes: outcomes, asOf: Self.t0).racePace5k)
+        }
+        func outcome(_ kind: MissionKind, _ completed: Bool, _ run: RunRecord) -> PastOutcome {
+            PastOutcome(kind: kind, completed: completed, decidedAt: run.startTime)
+        }
+        // Without outcomes the median of nine runs, five of them easy, is the easy pace; two fast
+        // runs more would make it the fast one.
+        #expect(try estimate([]) == 330)
+        let completedPace = fast.map { outcome(.pace, true, $0) }
+        let more = (0..<2).map { Self.run("more\($0)", daysBefore: 0.5 + Double($0), distance: 5000, pace: 300) }
+        #expect(RunnerState(history: runs + more, asOf: Self.t0).racePace5k == 300)
+        // Completed pace and interval missions take their runs out: the same history plus two
+        // completed fast runs stays at the easy pace.
+        let withMore = RunnerState(history: runs + more, outcomes: completedPace + more.map { outcome(.intervals, true, $0) },
+                                   asOf: Self.t0)
+        #expect(withMore.racePace5k == 330)
+        // Every fast run left out: the easy runs alone.
+        #expect(try estimate(completedPace) == 330)
+        let evidence = try #require(RunnerState.racePaceEvidence(past: runs, asOf: Self.t0, outcomes: completedPace))
+        let kept = RunnerState.racePaceEvidence(past: Array(runs.prefix(5)), asOf: Self.t0)
+        #expect(evidence.pace == kept?.pace && abs(evidence.effectiveRuns - (kept?.effectiveRuns ?? 0)) < Self.relative)
+        // Failed missions and usual-effort kinds (distance, loop) leave their runs in.
+        let kept2 = RunnerState(history: runs + more, outcomes: more.map { outcome(.pace, false, $0) }
+                                  + more.map { outcome(.distance, true, $0) }, asOf: Self.t0)
+        #expect(kept2.racePace5k == 300)
+        // An outcome decided at or after the instant changes nothing.
+        let later = Self.run("later", daysBefore: -1, distance: 5000, pace: 300)
+        #expect(RunnerState(history: runs + more, outcomes: [outcome(.pace, true, later)], asOf: Self.t0).racePace5k == 300)
+        #expect(RunnerState.otherEffortKinds.isSuperset(of: [.pace, .distanceInTime, .intervals, .personalBest, .raceFinish]))
+        #expect(RunnerState.otherEffortKinds.isDisjoint(with: [.distance, .duration, .longRun, .loop, .earlyBird, .nightOwl,
+                                                               .explorer, .weeklyVolume, .streak, .evenPace]))
     }
 
     @Test("weighted median: the midpoint when the cumulative weight lands exactly on half; nothing without weight")

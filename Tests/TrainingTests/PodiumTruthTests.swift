@@ -34,7 +34,9 @@ struct PodiumTruthTests {
         (0..<configuration.runners).compactMap { i in
             let runner = RunnerSimulator.simulate(runner: i, configuration: configuration)
             let start = configuration.startDay.adding(days: configuration.days).startInstant(utcOffset: runner.profile.utcOffsetSeconds)
-            guard let estimate = RaceMissions.podiumRunner(runs: runner.runs, distance: 5000, start: start, finish: 1) else { return nil }
+            let outcomes = PastOutcome.from(assignments: runner.assignments, runs: runner.runs)
+            guard let estimate = RaceMissions.podiumRunner(runs: runner.runs, outcomes: outcomes, distance: 5000, start: start,
+                                                           finish: 1) else { return nil }
             let truth = PodiumForecast.Runner(logTime: log(runner.race5kAfter), sigma: RaceMissions.raceDaySpread, finish: 1)
             return Entrant(estimate: estimate, truth: truth)
         }
