@@ -329,10 +329,15 @@ history-labels: build
 
 # The streak forecast's prior weight and recency half-life scored on the imported real runners'
 # run days (record 0650).
-.PHONY: eval-streaks
+.PHONY: eval-streaks eval-weekly
 eval-streaks: build
 	@test -f $(IMPORT_DB) || $(MAKE) import-real
 	$(RELEASE_BIN) eval-streaks --db $(IMPORT_DB)
+
+# The weekly-volume forecast on the imported real runners (record 0655).
+eval-weekly: build
+	@test -f $(IMPORT_DB) || $(MAKE) import-real
+	$(RELEASE_BIN) eval-weekly --db $(IMPORT_DB)
 
 # Fuzzing campaign (issue 22 item 8, record 0540): not part of `make test` (which runs a short
 # seeded slice of both halves, FuzzSliceTests). Release builds. The protocol half starts

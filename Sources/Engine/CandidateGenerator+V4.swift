@@ -24,10 +24,9 @@ extension CandidateGenerator {
     static let surgeCounts: [Int] = [4, 6, 8, 10, 12]
     static let surgeSeconds: [Seconds] = [20, 30, 45, 60, 90]
 
-    /// Early bird, night owl, loop, intervals, fartlek and weekly volume candidates (schema v4).
-    /// Clock kinds need a usual start hour (a runner without runs gets none); a weekly volume is
-    /// the week's distance so far plus what today's run would add (`distanceLadder`), so that
-    /// today's run can complete it (an offer lasts one day, record 0534).
+    /// Early bird, night owl, loop, intervals and fartlek candidates (schema v4; weekly volumes:
+    /// `addDayVolumes`, `addWeekVolumes`). Clock kinds need a usual start hour (a runner without
+    /// runs gets none).
     static func addSchemaV4Kinds(state: RunnerState, _ add: (MissionSpec) -> Void) {
         let endurance = state.enduranceOrDefault
         func km(_ m: Meters) -> Meters { max(1000, (m / 500).rounded() * 500) }
@@ -59,6 +58,13 @@ extension CandidateGenerator {
         for n in surgeCounts {
             for seconds in surgeSeconds { add(.fartlek(surges: n, minSurge: seconds)) }
         }
+    }
+
+    /// One-day weekly volumes: the week's distance so far plus what today's run would add
+    /// (`distanceLadder`), so that today's run can complete it (the kind the model learnt, record
+    /// 0641; the daily policy offers `addWeekVolumes` instead, record 0655).
+    static func addDayVolumes(state: RunnerState, _ add: (MissionSpec) -> Void) {
+        let endurance = state.enduranceOrDefault
         for f in distanceLadder {
             let total = ((state.volumeThisWeek + endurance * f) / 500).rounded() * 500
             add(.weeklyVolume(distance: max(1000, total)))

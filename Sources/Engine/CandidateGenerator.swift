@@ -11,7 +11,13 @@ public enum CandidateGenerator {
     /// some candidate lands in each band.
     static let paceLadder: [Double] = [0.84, 0.86, 0.88, 0.9, 0.92, 0.94, 0.96, 0.98, 1.0, 1.02]
 
-    public static func candidates(for state: RunnerState) -> [MissionSpec] {
+    /// What a weekly-volume candidate is: the daily policy's offer for the rest of the week
+    /// (record 0655), or the one-day mission the model learnt (the week's distance so far plus
+    /// what one run adds, checked against one run: history labels, record 0600).
+    public enum WeeklyVolumeOffer: Sendable { case week, day }
+
+    /// The candidates for `state`, the weekly volumes of `weeklyVolume`'s meaning.
+    public static func candidates(for state: RunnerState, weeklyVolume: WeeklyVolumeOffer = .week) -> [MissionSpec] {
         let endurance = state.enduranceOrDefault
         func km(_ m: Meters) -> Meters { max(1000, (m / 500).rounded() * 500) }
         var out: [MissionSpec] = []
@@ -36,6 +42,10 @@ public enum CandidateGenerator {
         }
         addSchemaV2Kinds(state: state, add)
         addSchemaV4Kinds(state: state, add)
+        switch weeklyVolume {
+        case .week: addWeekVolumes(state: state, add)
+        case .day: addDayVolumes(state: state, add)
+        }
         addSchemaV5Kinds(state: state, add)
         addStreaks(state: state, add)
         // An extreme history can push a ladder past the catalog's ranges; such a spec could be

@@ -69,7 +69,9 @@ public enum HistoryLabels {
         for d in earlier { efforts[d.start] = d.bestEfforts }
         var context: MissionContext?
         var labels: [Label] = []
-        for (k, spec) in CandidateGenerator.candidates(for: state).enumerated() {
+        // Weekly volumes as the model learnt them: one run against the week's target (the daily
+        // policy's week-long offer is forecast, not modelled, record 0655).
+        for (k, spec) in CandidateGenerator.candidates(for: state, weeklyVolume: .day).enumerated() {
             let kind = spec.kind
             guard MissionFeatures.models(kind), !excludedKinds.contains(kind),
                   !digestKinds.contains(kind) || !earlier.isEmpty else { continue }

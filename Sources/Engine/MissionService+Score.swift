@@ -53,26 +53,29 @@ extension MissionService {
     }
 
     /// Scores candidate specs for a runner through the feature path of `today`
-    /// (`MissionFeatures.vector` on the as-of state, then the served scorer). A streak is scored
-    /// as `today` offers it, open for its days, by the runner's schedule (`StreakForecast`, record
-    /// 0650). Kinds neither scores get no probability and a reason instead (record 0322).
+    /// (`MissionFeatures.vector` on the as-of state, then the served scorer). A streak and a
+    /// weekly volume are scored as `today` offers them, open for their days, by the runner's
+    /// schedule (`StreakForecast`, `WeeklyVolumeForecast`; records 0650, 0655). Kinds neither
+    /// scores get no probability and a reason instead (record 0322).
     public func score(user userID: UserID, specs: [MissionSpec], day: CivilDate?, now: EpochSeconds) throws
         -> (day: CivilDate, missions: [ScoredMission]) {
         let (day, state) = try runnerState(try moment(user: userID, at: now), day: day)
-        return (day, scored(specs, state: state, streaksAsOffered: true))
+        return (day, scored(specs, state: state, asOffered: true))
     }
 
     /// `specs` scored on `state` by the served model (kinds it does not model: a reason instead).
-    /// With `streaksAsOffered`, a streak gets the probability `today` would offer it at (the
-    /// streak open for its days, given a run on the day); without, it is a kind the model does not
-    /// model (a streak the runner sets is a one-day mission, record 0650).
-    func scored(_ specs: [MissionSpec], state: RunnerState, streaksAsOffered: Bool = false) -> [ScoredMission] {
-        let modelled = specs.filter { MissionFeatures.models($0.kind) }
+    /// With `asOffered`, a streak and a weekly volume get the probability `today` would offer
+    /// them at (open for their days, given a run on the day); without, a streak is a kind the
+    /// model does not model and a weekly volume is the model's one-day mission (what the runner
+    /// sets is a one-day mission, records 0650 and 0655).
+    func scored(_ specs: [MissionSpec], state: RunnerState, asOffered: Bool = false) -> [ScoredMission] {
+        let modelled = specs.filter { MissionFeatures.models($0.kind) && !(asOffered && $0.kind == .weeklyVolume) }
         let probabilities = scorer.probabilities(modelled.map { MissionFeatures.vector($0, state: state) })
         var next = 0
         let known = MissionFeatures.kinds.map(\.rawValue).joined(separator: ", ")
         return specs.map { spec -> ScoredMission in
-            if streaksAsOffered, case .streak(let days) = spec { return Self.scoredStreak(spec, days: days, state: state) }
+            if asOffered, case .streak(let days) = spec { return Self.scoredStreak(spec, days: days, state: state) }
+            if asOffered, case .weeklyVolume(let target) = spec { return Self.scoredWeekVolume(spec, target: target, state: state) }
             guard MissionFeatures.models(spec.kind), next < probabilities.count else {
                 return ScoredMission(spec: spec, pComplete: nil, xp: nil,
                                      reason: "kind \(spec.kind.rawValue) is not modelled by feature schema v\(MissionFeatures.schema.version) (modelled: \(known))")
@@ -98,6 +101,19 @@ extension MissionService {
                                  reason: "a streak is offered for 2 to \(longest) days, not \(days)")
         }
         let p = StreakForecast.probability(days: days, state: state)
+        return ScoredMission(spec: spec, pComplete: p, xp: MissionXP.xp(for: spec, pComplete: p), reason: nil)
+    }
+
+    /// A weekly volume of `target` metres as the daily policy offers it, open to the end of the
+    /// week (record 0655): `WeeklyVolumeForecast`'s probability once the runner has the record
+    /// it needs; otherwise a reason that names what is missing.
+    static func scoredWeekVolume(_ spec: MissionSpec, target: Meters, state: RunnerState) -> ScoredMission {
+        let known = StreakForecast.daysKnown(state), runDays = WeeklyVolumeForecast.runDays(state).count
+        guard WeeklyVolumeForecast.isForecast(state), let p = WeeklyVolumeForecast.probability(target: target, state: state) else {
+            return ScoredMission(spec: spec, pComplete: nil, xp: nil,
+                                 reason: "a weekly volume is forecast from \(StreakForecast.minimumDaysKnown) days of record with "
+                                    + "\(WeeklyVolumeForecast.minimumRunDays) days run; the runner has \(known) days with \(runDays) run")
+        }
         return ScoredMission(spec: spec, pComplete: p, xp: MissionXP.xp(for: spec, pComplete: p), reason: nil)
     }
 }

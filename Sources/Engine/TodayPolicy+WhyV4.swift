@@ -32,9 +32,14 @@ extension TodayPolicy {
             return "Play with speed: \(n) surges of \(Int(saturating: seconds.rounded())) s or more, well above your "
                 + "average speed, on a run of about your usual \(usual)."
         case .weeklyVolume(let target):
+            // Open to the end of the week (record 0655); read on a later day of it, from that
+            // day's state: what is left then.
             let left = max(0, target - state.volumeThisWeek)
-            return "You have run \(DistanceFormat.kilometres(state.volumeThisWeek)) this week; "
-                + "\(DistanceFormat.kilometres(target)) asks for \(DistanceFormat.kilometres(left)) today (\(far(left)))."
+            let today = CivilDate(instant: state.asOf, utcOffset: state.utcOffset)
+            let by = state.daysLeftInWeek <= 1 ? "today" : "by Sunday (\(today.adding(days: state.daysLeftInWeek - 1)))"
+            let soFar = state.volumeThisWeek > 0 ? "You have run \(DistanceFormat.kilometres(state.volumeThisWeek)) this week; " : ""
+            return soFar + "\(DistanceFormat.kilometres(target)) \(by) asks for \(DistanceFormat.kilometres(left)) more, "
+                + "and your last four weeks averaged \(DistanceFormat.kilometres(state.volume28d / 4)) a week."
         default:
             return "\(MissionTitle.title(for: spec)): picked to be challenging yet achievable for you."
         }

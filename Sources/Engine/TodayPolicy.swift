@@ -26,14 +26,20 @@ public struct PolicyMemory: Sendable, Equatable {
     /// three days in a row, which the policy does only when nothing else fits.
     public var twoDayKinds: Set<MissionKind> = []
 
-    /// Kinds of offers of earlier days still open on the day (a streak, record 0650): not
-    /// offered again until that one is over.
+    /// Kinds of offers of earlier days still open on the day (a streak or a weekly volume,
+    /// records 0650 and 0655): not offered again until that one is over.
     public var openKinds: Set<MissionKind> = []
+    /// Kinds offered once a calendar week (`weeklyKinds`) that the day's week has offered
+    /// already, on an earlier day (record 0655): one weekly goal a week, even once completed.
+    public var weekKinds: Set<MissionKind> = []
+
+    /// Kinds the policy offers at most once a local calendar week (Monday to Sunday).
+    public static let weeklyKinds: Set<MissionKind> = [.weeklyVolume]
 
     public init(recentSpecs: Set<String> = [], recentKinds: [MissionKind: Int] = [:], twoDayKinds: Set<MissionKind> = [],
-                openKinds: Set<MissionKind> = []) {
+                openKinds: Set<MissionKind> = [], weekKinds: Set<MissionKind> = []) {
         self.recentSpecs = recentSpecs; self.recentKinds = recentKinds; self.twoDayKinds = twoDayKinds
-        self.openKinds = openKinds
+        self.openKinds = openKinds; self.weekKinds = weekKinds
     }
 
     /// Days of offers whose specs are not offered again at once.
@@ -51,6 +57,10 @@ public struct PolicyMemory: Sendable, Equatable {
         var yesterday: Set<MissionKind> = [], dayBefore: Set<MissionKind> = []
         for a in offers where a.day < day && a.status == .offered && MissionWindow.lastDay(of: a) >= day {
             if let kind = MissionKind(rawValue: a.kind) { openKinds.insert(kind) }
+        }
+        let monday = day.adding(days: 1 - day.isoWeekday)
+        for a in offers where a.day >= monday && a.day < day && a.role.isPolicyOffer && a.status != .replaced {
+            if let kind = MissionKind(rawValue: a.kind), Self.weeklyKinds.contains(kind) { weekKinds.insert(kind) }
         }
         for a in offers where a.day >= firstForKinds && a.day < day {
             if a.status != .completed && a.day >= first { recentSpecs.insert(a.specJSON) }
@@ -88,22 +98,21 @@ public struct TodayPolicy: Sendable {
     public func choose(state: RunnerState, scorer: MissionScorer, memory: PolicyMemory = PolicyMemory()) -> [ChosenMission] {
         let fresh = CandidateGenerator.candidates(for: state).filter {
             !memory.recentSpecs.contains($0.canonicalJSON) && !memory.openKinds.contains($0.kind)
+                && !memory.weekKinds.contains($0.kind)
         }
-        // The model scores the kinds it was trained on; a streak, decided by the days after
-        // today, is scored by the runner's schedule (`StreakForecast`, record 0650).
-        let modelled = fresh.indices.filter { MissionFeatures.models(fresh[$0].kind) }
-        var scored = [Double](repeating: .nan, count: fresh.count)
+        // The model scores the kinds it was trained on; offers decided by the days after today
+        // are scored by the runner's schedule: a streak (`StreakForecast`, record 0650) and a
+        // weekly volume open for the rest of the week (`WeeklyVolumeForecast`, record 0655).
+        var scored = Self.forecasts(fresh, state: state)
+        let modelled = fresh.indices.filter { scored[$0] == nil && MissionFeatures.models(fresh[$0].kind) }
         for (i, p) in zip(modelled, scorer.probabilities(modelled.map { MissionFeatures.vector(fresh[$0], state: state) })) {
             scored[i] = p
         }
-        for i in fresh.indices {
-            if case .streak(let days) = fresh[i] { scored[i] = StreakForecast.probability(days: days, state: state) }
-        }
         // A probability that is not a number cannot be placed against the band: that candidate
         // is not offered (features are finite, so this is a last line of defence).
-        let kept = fresh.indices.filter { scored[$0].isFinite }
+        let kept = fresh.indices.filter { scored[$0]?.isFinite == true }
         let candidates = kept.map { fresh[$0] }
-        let probabilities = kept.map { scored[$0] }
+        let probabilities = kept.map { scored[$0] ?? .nan }
         let centre = (band.lowerBound + band.upperBound) / 2
         func distance(_ p: Double) -> Double {
             band.contains(p) ? abs(p - centre) : 1 + min(abs(p - band.lowerBound), abs(p - band.upperBound))
@@ -131,8 +140,9 @@ public struct TodayPolicy: Sendable {
         if let stretchBand {
             let target = (stretchBand.lowerBound + stretchBand.upperBound) / 2
             let taken = Set(chosen.map { candidates[$0] })
-            // One open offer of a multi-day kind at a time (record 0650): no second streak.
-            let multiDay = Set(chosen.map { candidates[$0] }.filter { $0.offerWindowDays > 1 }.map(\.kind))
+            // One open offer of a kind whose offers span days at a time (records 0650, 0655): no
+            // second streak or weekly volume.
+            let multiDay = Set(chosen.map { candidates[$0].kind }.filter { MissionWindow.windowKinds.contains($0.rawValue) })
             // A kind none of the day's missions has comes first (record 0643): two interval
             // sessions in one day's list is one kind, not two missions to choose from.
             let dailyKinds = Set(chosen.map { candidates[$0].kind })
@@ -149,6 +159,23 @@ public struct TodayPolicy: Sendable {
             return ChosenMission(spec: spec, title: MissionTitle.title(for: spec), pComplete: p,
                                  xp: MissionXP.xp(for: spec, pComplete: p), why: Self.why(spec, state: state),
                                  isStretch: i == stretch)
+        }
+    }
+
+    /// The probabilities of the candidates offers decide over several days (streaks, weekly
+    /// volumes), in `specs` order; nil for the others (the model's) and NaN where the
+    /// forecast has too little record. One weekly-volume outlook serves every target.
+    static func forecasts(_ specs: [MissionSpec], state: RunnerState) -> [Double?] {
+        var needed: [Meters] = []
+        for case .weeklyVolume(let target) in specs { needed.append(WeeklyVolumeForecast.needed(target: target, state: state)) }
+        let outlook = needed.isEmpty ? nil : WeeklyVolumeForecast.outlook(state: state, upTo: needed.max() ?? 0)
+        return specs.map { spec in
+            switch spec {
+            case .streak(let days): return StreakForecast.probability(days: days, state: state)
+            case .weeklyVolume(let target):
+                return outlook?.probability(adding: WeeklyVolumeForecast.needed(target: target, state: state)) ?? .nan
+            default: return nil
+            }
         }
     }
 

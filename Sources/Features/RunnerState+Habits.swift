@@ -13,6 +13,7 @@ extension RunnerState {
         var regularity = 0.0
         var weekdayShare = 0.0
         var runDaysBack = [Bool](repeating: false, count: runDayWindow + 1)
+        var distanceDaysBack = [Meters](repeating: 0, count: runDayWindow + 1)
         var daysSinceFirstRunDay = 0
     }
 
@@ -41,6 +42,13 @@ extension RunnerState {
         if days.contains(today) { h.dayStreak += 1 }
         // The same local days back from today's, for `StreakForecast` (record 0650).
         h.runDaysBack = (0...runDayWindow).map { days.contains(today - $0) }
+        // And the distance of each (record 0655); a stored distance that is not a finite
+        // non-negative number adds nothing.
+        for run in past {
+            let back = today - localDay(run.startTime)
+            guard back >= 0 && back <= runDayWindow, run.distance.isFinite, run.distance > 0 else { continue }
+            h.distanceDaysBack[back] += run.distance
+        }
         h.daysSinceFirstRunDay = max(0, today - localDay(past[0].startTime) + 1)
 
         // Start hour on the 24 h circle.

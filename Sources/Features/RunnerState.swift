@@ -86,6 +86,9 @@ public struct RunnerState: Sendable, Equatable {
     /// `asOf`; index b: b days before), `runDayWindow` + 1 entries, within the days since the
     /// first run's (later entries are false): what `StreakForecast` reads.
     public let runDaysBack: [Bool]
+    /// Distance run on each of the same local days (summed over the day's runs), metres ≥ 0,
+    /// `runDayWindow` + 1 entries: what `WeeklyVolumeForecast` reads (record 0655).
+    public let distanceDaysBack: [Meters]
     /// Local days from the first run's day to `asOf`'s, the first's included, ≥ 0 (0 without runs).
     public let daysSinceFirstRunDay: Int
     /// Circular mean of the local start hours of the last 20 runs, hours in [0, 24); nil without history.
@@ -194,6 +197,7 @@ public struct RunnerState: Sendable, Equatable {
         usualStartHour = habits.startHour; recentStartMinutes = habits.startMinutes
         startHourRegularity = habits.regularity; weekdayShare = habits.weekdayShare
         runDaysBack = habits.runDaysBack; daysSinceFirstRunDay = habits.daysSinceFirstRunDay
+        distanceDaysBack = habits.distanceDaysBack
 
         let today = CivilDate(instant: asOf, utcOffset: utcOffset)
         let monday = today.daysSinceEpoch - (today.isoWeekday - 1)

@@ -27,6 +27,9 @@ public enum StreakForecast {
     public static let minimumDaysKnown = 28
     /// Share of a weekday's days with a run from which it is one of the runner's usual days.
     public static let usualShare = 0.5
+    /// Days without a run in a row from which they are a break and left out of the shares
+    /// (nil: every day of a 7-day window with a run counts).
+    public static let breakGapDays: Int? = nil
 
     /// Consecutive local days with a run ending yesterday (within `RunnerState.runDayWindow`).
     public static func daysBehind(_ state: RunnerState) -> Int {
@@ -47,8 +50,8 @@ public enum StreakForecast {
     /// which a week counts half (nil: every week the same). Both are the shipped constants
     /// unless evaluating.
     public static func dayProbability(ahead: Int, state: RunnerState, weight: Double = priorWeight,
-                                      halfLifeWeeks: Double? = recencyHalfLifeWeeks) -> Double {
-        let weekdays = (0..<7).map { weightedCount(ahead: $0, state: state, halfLifeWeeks: halfLifeWeeks) }
+                                      halfLifeWeeks: Double? = recencyHalfLifeWeeks, breakDays: Int? = breakGapDays) -> Double {
+        let weekdays = (0..<7).map { weightedCount(ahead: $0, state: state, halfLifeWeeks: halfLifeWeeks, breakDays: breakDays) }
         let own = weekdays[((ahead % 7) + 7) % 7]
         func usual(_ c: (ran: Double, seen: Double)) -> Bool { c.seen > 0 && c.ran >= usualShare * c.seen }
         let isUsual = usual(own)
@@ -61,9 +64,10 @@ public enum StreakForecast {
 
     /// `weekdayCount`, each day weighing 0.5^(w / `halfLifeWeeks`) (1 without one), w being
     /// the whole weeks between it and yesterday's week (0 for the last 7 days).
-    static func weightedCount(ahead: Int, state: RunnerState, halfLifeWeeks: Double?) -> (ran: Double, seen: Double) {
+    static func weightedCount(ahead: Int, state: RunnerState, halfLifeWeeks: Double?, breakDays: Int? = breakGapDays)
+        -> (ran: Double, seen: Double) {
         var seen = 0.0, ran = 0.0
-        for day in weekdays(ahead: ahead, state: state) {
+        for day in weekdays(ahead: ahead, state: state, breakDays: breakDays) {
             let w = halfLifeWeeks.map { pow(0.5, Double(day.weeksBack) / $0) } ?? 1
             seen += w
             if day.ran { ran += w }
@@ -91,13 +95,36 @@ public enum StreakForecast {
 
     /// The days `weekdayCount` reads, newest first: whole weeks between each and yesterday's
     /// week, and whether it had a run.
-    static func weekdays(ahead: Int, state: RunnerState) -> [(weeksBack: Int, ran: Bool)] {
+    static func weekdays(ahead: Int, state: RunnerState, breakDays: Int? = breakGapDays) -> [(weeksBack: Int, ran: Bool)] {
         let span = daysKnown(state)
         let rest = ((ahead % 7) + 7) % 7
         let first = rest == 0 ? 7 : 7 - rest
         guard first <= span else { return [] }
-        return stride(from: first, through: span, by: 7).filter { isActiveWeek(containing: $0, state: state) }
-            .map { b in ((b - 1) / 7, state.runDaysBack[b]) }
+        let kept: (Int) -> Bool
+        if let breakDays {
+            let breaks = breakDaysBack(state, longest: breakDays)
+            kept = { !breaks[$0] }
+        } else {
+            kept = { isActiveWeek(containing: $0, state: state) }
+        }
+        return stride(from: first, through: span, by: 7).filter(kept).map { b in ((b - 1) / 7, state.runDaysBack[b]) }
+    }
+
+    /// Days back (index b, as `runDaysBack`) that lie in a break: a run of at least `longest`
+    /// days without a run, between two run days (today counts as one: the forecast is given a
+    /// run today) or reaching the end of the record.
+    static func breakDaysBack(_ state: RunnerState, longest: Int) -> [Bool] {
+        let days = state.runDaysBack
+        var out = [Bool](repeating: false, count: days.count)
+        var b = 1
+        while b < days.count {
+            guard !days[b] else { b += 1; continue }
+            var end = b
+            while end + 1 < days.count, !days[end + 1] { end += 1 }
+            if end - b + 1 >= longest { for k in b...end { out[k] = true } }
+            b = end + 1
+        }
+        return out
     }
 
     /// Days before today the runner's record covers: since the first run's day, at most `RunnerState.runDayWindow`.

@@ -42,8 +42,9 @@ public enum MissionTitle {
         case .streak(let n):
             return "Run \(n) days in a row"
         case .weeklyVolume(let d):
-            // Offered for one day (record 0650): the day's runs bring the week's total there.
-            return "Bring your week to \(DistanceFormat.kilometres(d)) today"
+            // The week's total; the offer's last day says by when (record 0655: the policy's
+            // offer is open to Sunday, a mission the runner sets for its day).
+            return "Bring your week to \(DistanceFormat.kilometres(d))"
         case .personalBest(let d):
             return "Beat your best \(metres(d))"
         case .recovery(let p, let s, let hr):

@@ -10,7 +10,7 @@ public enum RunusCLI {
 
     static let commands: [any Command.Type] = [
         SimulateCommand.self, TrainCommand.self, ServeCommand.self, CallCommand.self, LoadtestCommand.self, FeaturesCommand.self,
-        TrackCommand.self, MetricsAliasCommand.self, ReferenceCheckCommand.self, EvalRaceTimesCommand.self, EvalStreaksCommand.self, SimulatePolicyCommand.self,
+        TrackCommand.self, MetricsAliasCommand.self, ReferenceCheckCommand.self, EvalRaceTimesCommand.self, EvalStreaksCommand.self, EvalWeeklyCommand.self, SimulatePolicyCommand.self,
         SegmentationCommand.self, SegmentationModelCommand.self, RaceLoadtestCommand.self, MissionCommand.self, ReportCommand.self,
         ImportCommand.self, LabelsCommand.self, ModelsCommand.self, DbCommand.self,
     ]

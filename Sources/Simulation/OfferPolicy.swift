@@ -6,9 +6,13 @@ public struct PolicyOffer: Sendable, Equatable {
     public let spec: MissionSpec
     public let pComplete: Double
     public let modelVersion: String
+    /// Local days the offer stays open, its day included, when every run of them counts toward
+    /// it (a streak, a weekly volume: `MissionSpec.policyOfferWindow`, records 0650 and 0655);
+    /// nil for a mission the runner tries with a run of its day.
+    public let openDays: Int?
 
-    public init(spec: MissionSpec, pComplete: Double, modelVersion: String) {
-        self.spec = spec; self.pComplete = pComplete; self.modelVersion = modelVersion
+    public init(spec: MissionSpec, pComplete: Double, modelVersion: String, openDays: Int? = nil) {
+        self.spec = spec; self.pComplete = pComplete; self.modelVersion = modelVersion; self.openDays = openDays
     }
 }
 

@@ -67,8 +67,9 @@ public enum RunnerSimulator {
         // Every run's digest, and the cells covered so far (the explorer check's "before").
         var digests: [RunDigest] = []
         var visited = Set<GridCell>()
-        // Offers of earlier days still open (a streak, record 0650): indices into `assignments`.
-        var open: [Int] = []
+        // Offers of earlier days still open (a streak or a weekly volume, records 0650 and 0655):
+        // indices into `assignments`, each with its last day and whether a rest day ends it.
+        var open: [(index: Int, last: CivilDate, endsOnRestDay: Bool)] = []
 
         for dayIndex in 0..<configuration.days {
             let day = configuration.startDay.adding(days: dayIndex)
@@ -99,18 +100,22 @@ public enum RunnerSimulator {
             let runs_today = breakLeft == 0
                 && rng.bernoulli(preferred ? preferredDayProbability : otherDayProbability)
             guard runs_today else {
-                // A day without a run ends every open streak (record 0650): it was tried on its
+                // A day without a run ends every open streak (record 0650), and every offer whose
+                // window ends today (a weekly volume on Sunday, record 0655): each was tried on its
                 // offer day, so it failed; today's offers expire.
-                for i in open { assignments[i].status = .failed }
-                open = []
+                open = open.filter { o in
+                    guard o.endsOnRestDay || o.last <= day else { return true }
+                    assignments[o.index].status = .failed
+                    return false
+                }
                 assignments += dayAssignments
                 body.endDay(ran: 0)
                 continue
             }
 
-            // A streak is not tried by a run of its own: any run of its days counts. The runner
-            // tries one of the day's other offers (with none of those, no mission).
-            let tryable = offers.indices.filter { offers[$0].spec.offerWindowDays == 1 }
+            // A streak or a weekly volume is not tried by a run of its own: any run of its days
+            // counts. The runner tries one of the day's other offers (with none of those, no mission).
+            let tryable = offers.indices.filter { offers[$0].openDays == nil }
             var tries = rng.bernoulli(traits.engagement) && !tryable.isEmpty
             let chosen = policy != nil && tryable.count > 1 ? tryable[rng.int(in: 0...(tryable.count - 1))] : tryable.first ?? 0
             let spec = tryable.isEmpty ? MissionSpec.distance(minDistance: 1000) : offers[chosen].spec
@@ -194,20 +199,34 @@ public enum RunnerSimulator {
                 dayAssignments[chosen].progress = evaluation.progress
                 dayAssignments[chosen].pTrue = pTrue
             }
-            // Streaks: today's run starts today's (its truth: the chance of running on each day
-            // it still needs) and is checked against every open one.
-            for i in dayAssignments.indices where offers[i].spec.offerWindowDays > 1 {
+            // Streaks and weekly volumes: today's run starts today's (its truth: the chance of
+            // running on each day a streak still needs; of the week's runs reaching the target)
+            // and is checked against every open one.
+            for i in dayAssignments.indices where offers[i].openDays != nil {
                 dayAssignments[i].status = .offered
-                dayAssignments[i].pTrue = Self.streakTruth(offers[i].spec, day: day, runs: runs, utcOffset: offset,
-                                                           preferredWeekdays: traits.preferredWeekdays)
+                switch offers[i].spec {
+                case .weeklyVolume(let target):
+                    var draws = SeededGenerator(seed: configuration.seed ^ Self.weeklyTruthSeed,
+                                                stream: UInt64(index) << 32 | UInt64(dayIndex))
+                    dayAssignments[i].pTrue = Self.weeklyVolumeTruth(
+                        needed: target * MissionTolerance.default.distanceFraction - weekSoFar, day: day,
+                        body: body, preferredWeekdays: traits.preferredWeekdays, rng: &draws)
+                default:
+                    dayAssignments[i].pTrue = Self.streakTruth(offers[i].spec, day: day, runs: runs, utcOffset: offset,
+                                                               preferredWeekdays: traits.preferredWeekdays)
+                }
             }
             let base = assignments.count
             assignments += dayAssignments
-            open += dayAssignments.indices.filter { dayAssignments[$0].status == .offered }.map { base + $0 }
+            for i in dayAssignments.indices where dayAssignments[i].status == .offered {
+                let days = max(1, offers[i].openDays ?? 1)
+                open.append((base + i, day.adding(days: days - 1), offers[i].spec.endsOnRestDay))
+            }
             let streakContext = open.isEmpty ? .empty : MissionContext(
                 priorRuns: runs.dropLast().map { PriorRun(start: $0.startTime, utcOffset: offset, distance: $0.distance) },
                 utcOffset: offset)
-            open = open.filter { i in
+            open = open.filter { o in
+                let i = o.index
                 guard let spec = try? MissionSpec(json: try JSONParser.parse(assignments[i].specJSON)) else { return false }
                 let e = MissionEvaluator.evaluate(spec, run: MissionRun(metrics: metrics), context: streakContext)
                 assignments[i].progress = max(assignments[i].progress ?? 0, e.progress)
@@ -216,7 +235,7 @@ public enum RunnerSimulator {
                     assignments[i].runID = run.id
                     return false
                 }
-                if assignments[i].day.adding(days: spec.offerWindowDays - 1) <= day {
+                if o.last <= day {
                     assignments[i].status = .failed
                     return false
                 }
@@ -224,8 +243,8 @@ public enum RunnerSimulator {
             }
             body.endDay(ran: plan.footDistance)
         }
-        // Streaks still running when the simulation ends are left out (no outcome yet).
-        for i in open { assignments[i].status = .expired; assignments[i].pTrue = nil }
+        // Offers still running when the simulation ends are left out (no outcome yet).
+        for o in open { assignments[o.index].status = .expired; assignments[o.index].pTrue = nil }
         return SimulatedRunner(profile: traits.profile, runs: runs, assignments: assignments, digests: digests, attempts: attempts,
                                race5kAfter: body.current5k)
     }

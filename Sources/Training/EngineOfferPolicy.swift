@@ -22,6 +22,7 @@ public struct EngineOfferPolicy: OfferPolicy {
         let memory = PolicyMemory(offers: pastOffers, before: day)
         return policy.choose(state: state, scorer: scorer, memory: memory)
             .filter { !$0.isStretch }
-            .map { PolicyOffer(spec: $0.spec, pComplete: $0.pComplete, modelVersion: scorer.version) }
+            .map { PolicyOffer(spec: $0.spec, pComplete: $0.pComplete, modelVersion: scorer.version,
+                               openDays: $0.spec.policyOfferWindow(offeredOn: day)) }
     }
 }

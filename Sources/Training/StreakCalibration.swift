@@ -23,6 +23,8 @@ public struct StreakCalibration: Sendable {
     public struct Row: Sendable, Equatable {
         public let weight: Double
         public let halfLifeWeeks: Double?
+        /// Days without a run in a row from which the shares leave them out (nil: the active-week rule).
+        public var breakDays: Int? = StreakForecast.breakGapDays
         public var anchors = 0
         public var judged = 0
         public var logLoss = 0.0
@@ -37,29 +39,19 @@ public struct StreakCalibration: Sendable {
     /// Reads every runner of `store` (evidence runs only) and scores every pair of `weights`
     /// (each > 0) and `halfLives` (each > 0, or nil), weights varying fastest.
     public init(store: any EngineStore, weights: [Double], halfLives: [Double?] = [StreakForecast.recencyHalfLifeWeeks],
-                resolver: any UTCOffsetResolver) throws {
-        var rows = halfLives.flatMap { h in weights.map { Row(weight: $0, halfLifeWeeks: h) } }
-        var runners = 0
-        for user in try store.allUsers() {
-            let runs = try store.runs(user: user.id, from: -Double.greatestFiniteMagnitude, to: .greatestFiniteMagnitude).filter(\.isEvidence)
-                .sorted { ($0.startTime, $0.id) < ($1.startTime, $1.id) }
-            guard let last = runs.last else { continue }
-            runners += 1
-            let runDays = Set(runs.map { user.localDay(at: $0.startTime, resolver: resolver) })
-            let lastDay = user.localDay(at: last.startTime, resolver: resolver)
-            var past = 0
-            for day in runDays.sorted() where day.adding(days: Self.horizon) <= lastDay {
-                let offset = user.utcOffset(at: day.startInstant(utcOffset: user.utcOffsetSeconds), resolver: resolver)
-                let dayStart = day.startInstant(utcOffset: offset)
-                while past < runs.count, runs[past].startTime < dayStart { past += 1 }
-                let state = RunnerState(history: Array(runs[..<past]), asOf: dayStart, utcOffset: offset)
-                guard StreakForecast.daysKnown(state) >= StreakForecast.minimumDaysKnown else { continue }
-                let ran = (1...Self.horizon).map { runDays.contains(day.adding(days: $0)) }
+                breakDays: [Int?] = [StreakForecast.breakGapDays], resolver: any UTCOffsetResolver) throws {
+        var rows = breakDays.flatMap { g in halfLives.flatMap { h in weights.map { Row(weight: $0, halfLifeWeeks: h, breakDays: g) } } }
+        let runners = try RunDayAnchors.runners(in: store, resolver: resolver)
+        for runner in runners {
+            RunDayAnchors.forEachDay(of: runner, resolver: resolver, where: { $0.adding(days: Self.horizon) <= runner.lastDay }) { day, state in
+                guard StreakForecast.daysKnown(state) >= StreakForecast.minimumDaysKnown else { return }
+                let ran = (1...Self.horizon).map { runner.runDays.contains(day.adding(days: $0)) }
                 for r in rows.indices {
                     rows[r].anchors += 1
                     var p = 1.0, allRan = true
                     for m in 1...Self.horizon {
-                        p *= StreakForecast.dayProbability(ahead: m, state: state, weight: rows[r].weight, halfLifeWeeks: rows[r].halfLifeWeeks)
+                        p *= StreakForecast.dayProbability(ahead: m, state: state, weight: rows[r].weight, halfLifeWeeks: rows[r].halfLifeWeeks,
+                                                           breakDays: rows[r].breakDays)
                         allRan = allRan && ran[m - 1]
                         let q = min(1 - Self.epsilon, max(Self.epsilon, p)), y = allRan ? 1.0 : 0.0
                         rows[r].judged += 1
@@ -71,7 +63,7 @@ public struct StreakCalibration: Sendable {
                 }
             }
         }
-        self.runners = runners
+        self.runners = runners.count
         self.rows = rows.map { row in
             var r = row
             let n = Double(max(1, row.judged))
@@ -83,10 +75,10 @@ public struct StreakCalibration: Sendable {
     /// A Markdown table, a row per weight.
     public func table() -> String {
         func f(_ x: Double) -> String { String(TrainingPipeline.rounded(x)) }
-        var out = "| half-life (weeks) | prior weight (days) | anchors | forecasts | log loss | Brier | mean forecast | came true |\n"
-            + "|---|---|---|---|---|---|---|---|\n"
+        var out = "| break (days) | half-life (weeks) | prior weight (days) | anchors | forecasts | log loss | Brier | mean forecast | came true |\n"
+            + "|---|---|---|---|---|---|---|---|---|\n"
         for r in rows {
-            out += "| \(r.halfLifeWeeks.map(f) ?? "none") | \(f(r.weight)) | \(r.anchors) | \(r.judged) | \(f(r.logLoss)) | \(f(r.brier)) | \(f(r.meanForecast)) | \(f(r.rate)) |\n"
+            out += "| \(r.breakDays.map(String.init) ?? "none") | \(r.halfLifeWeeks.map(f) ?? "none") | \(f(r.weight)) | \(r.anchors) | \(r.judged) | \(f(r.logLoss)) | \(f(r.brier)) | \(f(r.meanForecast)) | \(f(r.rate)) |\n"
         }
         return out
     }

@@ -73,7 +73,9 @@ struct MissionKindsV4Tests {
             let past = clockHistory(count: 20, distance: distance, pace: pace, hour: hour, before: day)
             let asOf = day.startInstant(utcOffset: 0)
             let state = RunnerState(history: past, asOf: asOf)
-            let candidates = CandidateGenerator.candidates(for: state)
+            // Weekly volumes as the model learns them (one run against the week, history labels);
+            // the policy's week-long ones: `WeeklyVolumeMissionTests`.
+            let candidates = CandidateGenerator.candidates(for: state, weeklyVolume: .day)
             for spec in candidates { #expect(try MissionSpec(json: try JSONParser.parse(spec.canonicalJSON)) == spec) }
             let usual = try #require(state.usualStartHour)
             #expect(abs(usual - hour) < 0.01)

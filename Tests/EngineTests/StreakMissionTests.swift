@@ -159,7 +159,10 @@ struct StreakMissionTests {
         let next = offerDay.adding(days: 1)
         let carried = try service.today(user: "ana", day: nil, count: 3, now: next.startInstant(utcOffset: 0) + 6 * 3600)
         #expect(carried.missions.filter { $0.spec.kind == .streak }.map(\.assignmentID) == [streak.assignmentID])
-        #expect(carried.missions.last?.assignmentID == streak.assignmentID, "carried offers come after the day's")
+        // Carried offers (the streak, and a weekly volume of the same day) come after the day's own.
+        let firstCarried = try #require(carried.missions.firstIndex { $0.firstDay < next })
+        #expect(carried.missions[firstCarried...].allSatisfy { $0.firstDay < next }, "carried offers come after the day's")
+        #expect(carried.missions[firstCarried...].contains { $0.assignmentID == streak.assignmentID })
         let progress = try MissionProgressService(store: store).progress(user: "ana", day: next, live: nil,
                                                                           now: next.startInstant(utcOffset: 0) + 6 * 3600)
         #expect(progress.missions.contains { $0.assignment.id == streak.assignmentID })
@@ -219,7 +222,7 @@ struct StreakMissionTests {
         #expect(try store.assignments(user: "bo", day: Self.monday).map(\.status) == [.failed])
     }
 
-    @Test("only the policy's streaks last several days: a streak the runner set, and every other kind, is open on its day only")
+    @Test("only the policy's streaks last several days: a streak the runner set, and every one-day kind, is open on its day only")
     func windowsByRole() throws {
         let day = Self.monday
         func assignment(_ id: String, _ spec: MissionSpec) -> MissionAssignment {
@@ -229,7 +232,7 @@ struct StreakMissionTests {
         #expect(MissionWindow.lastDay(of: assignment("2026-11-30-0-1", .streak(days: 4))) == day.adding(days: 3))
         #expect(MissionWindow.lastDay(of: assignment("2026-11-30-0-4-stretch", .streak(days: 2))) == day.adding(days: 1))
         #expect(MissionWindow.lastDay(of: assignment("custom:2026-11-30:1", .streak(days: 4))) == day)
-        #expect(MissionWindow.lastDay(of: assignment("2026-11-30-0-1", .weeklyVolume(distance: 20_000))) == day)
+        #expect(MissionWindow.lastDay(of: assignment("2026-11-30-0-1", .distance(minDistance: 5000))) == day)
         // Longer than the longest window (a row of another version): capped, never a trap.
         #expect(MissionWindow.lastDay(of: assignment("2026-11-30-0-1", .streak(days: 60))) == day.adding(days: MissionWindow.maximumDays - 1))
         var unreadable = assignment("2026-11-30-0-1", .streak(days: 4))

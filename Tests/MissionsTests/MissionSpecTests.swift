@@ -95,7 +95,7 @@ struct MissionSpecTests {
             "Explore: run 3.0 km with 30 % on new ground",
             "Run a 3.0 km loop, finishing within 100 m of the start",
             "Run 3 days in a row",
-            "Bring your week to 20.0 km today",
+            "Bring your week to 20.0 km",
             "Beat your best 5.0 km",
             "Easy 30 min at 6:30/km or slower",
             "Finish a race of 5.0 km or more",

@@ -21,3 +21,19 @@ struct EvalStreaksCommandTests {
         #expect(none.code != .success && none.err.contains("'none'"), "\(none.err)")
     }
 }
+
+@Suite("runus eval-weekly")
+struct EvalWeeklyCommandTests {
+    @Test("spreads, half-lives and break rules outside their ranges are refused naming the bad value")
+    func badValues() {
+        for (option, value, message) in [("--spreads", "-0.1", "'-0.1'"), ("--spreads", "0,nan", "'nan'"), ("--spreads", "3", "'3'"),
+                                         ("--spreads", Array(repeating: "0", count: 21).joined(separator: ","), "not 21"),
+                                         ("--half-lives", "0", "'0'"), ("--break-days", "1", "1.0"), ("--break-days", "7.5", "7.5"),
+                                         ("--break-days", "85", "85.0"), ("--break-days", "x", "'x'")] {
+            let result = runCLI(["eval-weekly", "--db", "/nonexistent/x.sqlite", option, value])
+            #expect(result.code != .success && result.err.contains(option) && result.err.contains(message), "\(option) \(value): \(result.err)")
+        }
+        let streaks = runCLI(["eval-streaks", "--db", "/nonexistent/x.sqlite", "--break-days", "0"])
+        #expect(streaks.code != .success && streaks.err.contains("--break-days"), "\(streaks.err)")
+    }
+}

@@ -39,8 +39,8 @@ struct PolicySimulationTests {
         // Every modelled kind but one reaches a typical runner within a month: a runner's usual
         // start hour puts either the early-bird or the night-owl limits within reach, not both.
         let kinds = report.kindsPerRunnerMonth.sorted()
-        // Streaks wait for 4 weeks of record (record 0650), so these runners, who start with none,
-        // meet them only after their first 28 days.
-        #expect(kinds[kinds.count / 2] >= MissionFeatures.kinds.count - 1)
+        // Streaks and weekly volumes wait for 4 weeks of record (records 0650, 0655), so these
+        // runners, who start with none, meet them only after their first 28 days.
+        #expect(kinds[kinds.count / 2] >= MissionFeatures.kinds.count - 2)
     }
 }
