@@ -37,9 +37,12 @@ extension TodayPolicy {
             let left = max(0, target - state.volumeThisWeek)
             let today = CivilDate(instant: state.asOf, utcOffset: state.utcOffset)
             let by = state.daysLeftInWeek <= 1 ? "today" : "by Sunday (\(today.adding(days: state.daysLeftInWeek - 1)))"
-            let soFar = state.volumeThisWeek > 0 ? "You have run \(DistanceFormat.kilometres(state.volumeThisWeek)) this week; " : ""
-            return soFar + "\(DistanceFormat.kilometres(target)) \(by) asks for \(DistanceFormat.kilometres(left)) more, "
-                + "and your last four weeks averaged \(DistanceFormat.kilometres(state.volume28d / 4)) a week."
+            let usual = "your last four weeks averaged \(DistanceFormat.kilometres(state.volume28d / 4)) a week."
+            guard state.volumeThisWeek > 0 else {
+                return "Your week from today: \(DistanceFormat.kilometres(target)) \(by), where " + usual
+            }
+            return "You have run \(DistanceFormat.kilometres(state.volumeThisWeek)) this week, so \(DistanceFormat.kilometres(target)) "
+                + "\(by) asks for \(DistanceFormat.kilometres(left)) more; " + usual
         default:
             return "\(MissionTitle.title(for: spec)): picked to be challenging yet achievable for you."
         }

@@ -108,7 +108,14 @@ struct WeeklyVolumeMissionTests {
         #expect(abs(p - (WeeklyVolumeForecast.probability(target: target, state: Self.state()) ?? -1)) < Self.tolerance)
         #expect(weekly.firstDay == Self.tuesday && weekly.lastDay == Self.sunday)
         #expect(weekly.title == "Bring your week to \(DistanceFormat.kilometres(target))")
-        #expect(weekly.why.contains("by Sunday (\(Self.sunday))") && weekly.why.hasPrefix("You have run 6.0 km this week"), "\(weekly.why)")
+        let left = DistanceFormat.kilometres(target - Self.runDistance)
+        #expect(weekly.why == "You have run 6.0 km this week, so \(DistanceFormat.kilometres(target)) by Sunday (\(Self.sunday)) "
+                + "asks for \(left) more; your last four weeks averaged \(DistanceFormat.kilometres(Self.state().volume28d / 4)) a week.",
+                "\(weekly.why)")
+        // On a Monday nothing is run yet; on Sunday the week ends today.
+        #expect(TodayPolicy.why(.weeklyVolume(distance: 30_000), state: Self.state(asOf: Self.monday))
+                .hasPrefix("Your week from today: 30.0 km by Sunday (\(Self.sunday)), where your last four weeks averaged"))
+        #expect(TodayPolicy.why(.weeklyVolume(distance: 30_000), state: Self.state(asOf: Self.sunday)).contains("30.0 km today asks for"))
         #expect(weekly.xp == MissionXP.xp(for: weekly.spec, pComplete: p))
 
         // Runs of 6 km from Tuesday on: the one that brings the week to the accepted target
