@@ -15,7 +15,8 @@ import Glibc
 /// intervals, fartlek and weekly volume (record 0640); v5 explorer and personal best (records
 /// 0645, 0646); v6 the race pace as a weighted median over 90 days (record 0651); v7 the share
 /// of recent starts inside an early-bird or night-owl window (record 0653); v8 the race pace
-/// without the runs that completed a mission of another effort (record 0654).
+/// without the runs that completed a mission of another effort (record 0654); v9 the share of
+/// recent runs that climbed what a hills mission asks (record 0656).
 public enum MissionFeatures {
     /// The kinds the schema models, in column order. Listed explicitly: a new mission kind changes
     /// nothing here (and no model) until it is added with a new schema version.
@@ -35,7 +36,7 @@ public enum MissionFeatures {
         let value: @Sendable (MissionSpec, RunnerState) -> Double
     }
 
-    public static let schema = FeatureSchema(version: 8, features: features.map(\.definition))
+    public static let schema = FeatureSchema(version: 9, features: features.map(\.definition))
 
     /// Days assumed since the last run for a runner without history.
     public static let daysWithoutHistory = 30.0
@@ -191,6 +192,7 @@ public enum MissionFeatures {
         out += schemaV4MissionFeatures
         out += schemaV5MissionFeatures
         out += schemaV7MissionFeatures
+        out += schemaV9MissionFeatures
         out.append(feature("rel_longest", "log ratio",
                            "log(mission distance / longest run of the last 28 days), any kind",
                            missing: "0 without a run in 28 days") { spec, state in

@@ -96,6 +96,10 @@ public struct RunnerState: Sendable, Equatable {
     /// Local start minutes (after local midnight, 0 ..< 1440) of the same last 20 runs, oldest
     /// first; empty without history.
     public let recentStartMinutes: [Int]
+    /// Elevation gain of the last `climbShareWindow` runs, metres ≥ 0 (a stored gain that is
+    /// not a finite non-negative number counts as 0), oldest first; empty without history: what
+    /// `climb_share_hills` reads (record 0656).
+    public let recentClimbs: [Meters]
     /// Mean resultant length of those start hours on the 24 h circle, [0, 1] (1: always the same hour).
     public let startHourRegularity: Double
     /// Share of the last 90 days' runs that started on `asOf`'s local weekday, [0, 1].
@@ -127,6 +131,8 @@ public struct RunnerState: Sendable, Equatable {
     public static let runDayWindow = 84
     /// Runs that enter `usualStartHour`.
     public static let startHourWindow = 20
+    /// Runs that enter `recentClimbs`.
+    public static let climbShareWindow = 20
     /// Days of mission outcomes that enter `outcomes`.
     public static let outcomeWindowDays = 90.0
     /// Distances of `bestPaces`, metres.
@@ -191,6 +197,7 @@ public struct RunnerState: Sendable, Equatable {
             paceVariability = nil
         }
         climbPerKm = Self.median(recent.filter { $0.distance >= 100 }.map { $0.elevationGain / ($0.distance / 1000) })
+        recentClimbs = past.suffix(Self.climbShareWindow).map { $0.elevationGain.isFinite ? max(0, $0.elevationGain) : 0 }
 
         let habits = Self.habits(past: past, asOf: asOf, utcOffset: utcOffset)
         consistency8w = habits.consistency; weekStreak = habits.weekStreak; dayStreak = habits.dayStreak

@@ -106,8 +106,9 @@ struct MissionKindsV5Tests {
         #expect(abs(rel - log(state.expectedPace(over: 5000) / best)) < 1e-12)
         #expect(try value(.pace(maxPace: 300, minDistance: 5000), "rel_pace_personal_best") == 0)
         // Schema v6 keeps these features and changes the race pace they read (record 0651); v7
-        // adds the two start-share terms (record 0653); v8 changes the race pace again (0654).
-        #expect(MissionFeatures.schema.version == 8 && MissionFeatures.schema.features.count == 87)
+        // adds the two start-share terms (record 0653); v8 changes the race pace again (0654);
+        // v9 adds the climb share of hills (0656).
+        #expect(MissionFeatures.schema.version == 9 && MissionFeatures.schema.features.count == 88)
     }
 
     @Test("explorer history labels: a run on other ground completes, the usual route fails, no labels without digests")
