@@ -16,7 +16,9 @@ import Glibc
 /// 0645, 0646); v6 the race pace as a weighted median over 90 days (record 0651); v7 the share
 /// of recent starts inside an early-bird or night-owl window (record 0653); v8 the race pace
 /// without the runs that completed a mission of another effort (record 0654); v9 the share of
-/// recent runs that climbed what a hills mission asks (record 0656).
+/// recent runs that climbed what a hills mission asks (record 0656); v10 the share of recent
+/// runs whose fastest stretch of a distance-in-time mission's distance was within its time
+/// (record 0657).
 public enum MissionFeatures {
     /// The kinds the schema models, in column order. Listed explicitly: a new mission kind changes
     /// nothing here (and no model) until it is added with a new schema version.
@@ -36,7 +38,7 @@ public enum MissionFeatures {
         let value: @Sendable (MissionSpec, RunnerState) -> Double
     }
 
-    public static let schema = FeatureSchema(version: 9, features: features.map(\.definition))
+    public static let schema = FeatureSchema(version: 10, features: features.map(\.definition))
 
     /// Days assumed since the last run for a runner without history.
     public static let daysWithoutHistory = 30.0
@@ -193,6 +195,7 @@ public enum MissionFeatures {
         out += schemaV5MissionFeatures
         out += schemaV7MissionFeatures
         out += schemaV9MissionFeatures
+        out += schemaV10MissionFeatures
         out.append(feature("rel_longest", "log ratio",
                            "log(mission distance / longest run of the last 28 days), any kind",
                            missing: "0 without a run in 28 days") { spec, state in

@@ -100,6 +100,11 @@ public struct RunnerState: Sendable, Equatable {
     /// not a finite non-negative number counts as 0), oldest first; empty without history: what
     /// `climb_share_hills` reads (record 0656).
     public let recentClimbs: [Meters]
+    /// Best efforts (`RunDigest.bestEfforts`: fastest elapsed seconds over each of
+    /// `PriorRun.effortDistances` the run covered) of the last `effortShareWindow` runs with a
+    /// digest before `asOf`, oldest first; empty without digests: what
+    /// `effort_share_distance_in_time` reads (record 0657).
+    public let recentEfforts: [[Meters: Seconds]]
     /// Mean resultant length of those start hours on the 24 h circle, [0, 1] (1: always the same hour).
     public let startHourRegularity: Double
     /// Share of the last 90 days' runs that started on `asOf`'s local weekday, [0, 1].
@@ -133,6 +138,8 @@ public struct RunnerState: Sendable, Equatable {
     public static let startHourWindow = 20
     /// Runs that enter `recentClimbs`.
     public static let climbShareWindow = 20
+    /// Runs with a digest that enter `recentEfforts`.
+    public static let effortShareWindow = 20
     /// Days of mission outcomes that enter `outcomes`.
     public static let outcomeWindowDays = 90.0
     /// Distances of `bestPaces`, metres.
@@ -226,6 +233,7 @@ public struct RunnerState: Sendable, Equatable {
         }
         bestEfforts = efforts
         groundFamiliarity = RunDigest.groundFamiliarity(before)
+        recentEfforts = before.sorted { $0.start < $1.start }.suffix(Self.effortShareWindow).map(\.bestEfforts)
     }
 
     static func median(_ values: [Double]) -> Double? {
