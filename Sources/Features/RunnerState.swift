@@ -105,6 +105,9 @@ public struct RunnerState: Sendable, Equatable {
     /// digest before `asOf`, oldest first; empty without digests: what
     /// `effort_share_distance_in_time` reads (record 0657).
     public let recentEfforts: [[Meters: Seconds]]
+    /// The last `effortShareWindow` digests before `asOf` whose surges are known
+    /// (`RunDigest.surges`), oldest first: what `surge_share_fartlek` reads (record 0658).
+    public let recentSurges: [RunDigest]
     /// Mean resultant length of those start hours on the 24 h circle, [0, 1] (1: always the same hour).
     public let startHourRegularity: Double
     /// Share of the last 90 days' runs that started on `asOf`'s local weekday, [0, 1].
@@ -138,7 +141,7 @@ public struct RunnerState: Sendable, Equatable {
     public static let startHourWindow = 20
     /// Runs that enter `recentClimbs`.
     public static let climbShareWindow = 20
-    /// Runs with a digest that enter `recentEfforts`.
+    /// Runs with a digest that enter `recentEfforts` (and with known surges, `recentSurges`).
     public static let effortShareWindow = 20
     /// Days of mission outcomes that enter `outcomes`.
     public static let outcomeWindowDays = 90.0
@@ -233,7 +236,9 @@ public struct RunnerState: Sendable, Equatable {
         }
         bestEfforts = efforts
         groundFamiliarity = RunDigest.groundFamiliarity(before)
-        recentEfforts = before.sorted { $0.start < $1.start }.suffix(Self.effortShareWindow).map(\.bestEfforts)
+        let ordered = before.sorted { $0.start < $1.start }
+        recentEfforts = ordered.suffix(Self.effortShareWindow).map(\.bestEfforts)
+        recentSurges = Array(ordered.filter { $0.surges != nil }.suffix(Self.effortShareWindow))
     }
 
     static func median(_ values: [Double]) -> Double? {

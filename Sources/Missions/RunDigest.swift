@@ -3,7 +3,7 @@ import Tracking
 
 /// What one stored run's track says for the kinds that compare a run with the runner's earlier
 /// tracks (explorer, personal best; records 0645, 0646): its best efforts and the grid cells it
-/// covered. Computed once from a decoded track (`init(run:)`); run records keep neither, so a
+/// covered; and, for the habit terms of the features, its surges (record 0658). Computed once from a decoded track (`init(run:)`); run records keep neither, so a
 /// summary-only run, or a track this version cannot decode, has no digest (the caller leaves
 /// it out: such a run sets no best and covers no known ground).
 public struct RunDigest: Sendable, Equatable {
@@ -15,11 +15,22 @@ public struct RunDigest: Sendable, Equatable {
     /// Explorer cells the run covered (`ExplorerGrid.cells`), sorted by (row, column); empty
     /// without positions (an indoor run).
     public let cells: [GridCell]
+    /// Durations in seconds of the run's surges (the fartlek check's `FartlekDetector`) of at
+    /// least `surgeFloor`, longest first, at most `maximumSurges`; nil when unknown (a digest
+    /// stored by a version before record 0658).
+    public let surges: [Seconds]?
 
-    public init(start: EpochSeconds, bestEfforts: [Meters: Seconds], cells: [GridCell]) {
+    /// Shortest surge a digest keeps, seconds: the fartlek ladder's shortest surge (20 s) less
+    /// the check's slack (`MissionTolerance.surgeSlack`, 2 s).
+    public static let surgeFloor: Seconds = 18
+    /// Most surges a digest keeps (the ladder asks for at most 12).
+    public static let maximumSurges = 255
+
+    public init(start: EpochSeconds, bestEfforts: [Meters: Seconds], cells: [GridCell], surges: [Seconds]? = nil) {
         self.start = start
         self.bestEfforts = bestEfforts
         self.cells = cells.sorted { ($0.row, $0.column) < ($1.row, $1.column) }
+        self.surges = surges.map { Array($0.filter { $0.isFinite && $0 >= Self.surgeFloor }.sorted(by: >).prefix(Self.maximumSurges)) }
     }
 
     /// The digest of a run as the checks see it; nil when its profile has fewer than two fixes.
@@ -29,8 +40,17 @@ public struct RunDigest: Sendable, Equatable {
         for d in PriorRun.effortDistances {
             if let t = run.metrics.profile.fastestDuration(covering: d), t.isFinite, t > 0 { efforts[d] = t }
         }
-        self.init(start: run.metrics.startTime, bestEfforts: efforts,
-                  cells: run.hasPositions ? Array(ExplorerGrid.cells(of: run)) : [])
+        let metrics = run.metrics
+        let surges = FartlekDetector.surges(in: metrics.profile, averageSpeed: metrics.moving > 0 ? metrics.distance / metrics.moving : 0,
+                                            minDuration: Self.surgeFloor)
+        self.init(start: metrics.startTime, bestEfforts: efforts,
+                  cells: run.hasPositions ? Array(ExplorerGrid.cells(of: run)) : [], surges: surges.map(\.duration))
+    }
+
+    /// How many of the surges last at least what a fartlek surge of `minSurge` seconds needs
+    /// (less the check's slack, `MissionTolerance.surgeSlack`); nil when the surges are unknown.
+    public func surgeCount(atLeast minSurge: Seconds, tolerance: MissionTolerance = .default) -> Int? {
+        surges.map { s in s.filter { $0 >= max(0, minSurge - tolerance.surgeSlack) }.count }
     }
 
     /// Digests whose runs the familiarity looks at: the last `familiarityRuns`, each against the

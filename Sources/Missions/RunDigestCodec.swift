@@ -4,22 +4,26 @@ import RunusCore
 /// the store beside the run so that it is computed once per run, not once per daemon start.
 /// Little-endian, versioned:
 ///
-///     version u8 (1) | has digest u8 (0 or 1)
+///     version u8 (2) | has digest u8 (0 or 1)
 ///     [has digest] start f64 | efforts u8, each (metres f64, seconds f64)
 ///                  | cells u32, each (row i32, column i32), sorted by (row, column)
+///                  | surges u8, each seconds f64, longest first            (version 2 only)
 ///
+/// Version 1 (before record 0658) has no surges: it decodes with `surges` nil, so a store of
+/// an earlier version is read as it is, not recomputed.
 /// "No digest" is stored too (a summary-only run), so that it is not recomputed. Bytes from the
 /// store are outside input: `decode` checks every count against what is left, every number for
 /// being finite and positive where it must be, and answers nil for anything else (the caller
 /// computes the digest again).
 public enum RunDigestCodec {
-    public static let version: UInt8 = 1
+    public static let version: UInt8 = 2
     /// The most cells a stored digest may claim (a 100 km run at 200 m cells covers ~1,000).
     static let maximumCells = 1_000_000
 
     /// `digest` in the stored form; nil encodes "this run has no digest".
     public static func encode(_ digest: RunDigest?) -> [UInt8] {
-        var out: [UInt8] = [version]
+        // A digest whose surges are unknown is written in version 1, so that it reads back so.
+        var out: [UInt8] = [digest != nil && digest?.surges == nil ? 1 : version]
         guard let digest else {
             out.append(0)
             return out
@@ -38,6 +42,10 @@ public enum RunDigestCodec {
             append(UInt32(bitPattern: cell.row), to: &out)
             append(UInt32(bitPattern: cell.column), to: &out)
         }
+        if let surges = digest.surges?.prefix(255) {
+            out.append(UInt8(surges.count))
+            for seconds in surges { append(seconds.bitPattern, to: &out) }
+        }
         return out
     }
 
@@ -45,7 +53,7 @@ public enum RunDigestCodec {
     /// does not read (another version, truncated, trailing bytes, impossible numbers).
     public static func decode(_ bytes: [UInt8]) -> RunDigest?? {
         var reader = Reader(bytes: bytes)
-        guard reader.byte() == version, let has = reader.byte() else { return nil }
+        guard let stored = reader.byte(), stored == 1 || stored == version, let has = reader.byte() else { return nil }
         switch has {
         case 0:
             return reader.atEnd ? .some(nil) : nil
@@ -58,14 +66,25 @@ public enum RunDigestCodec {
                 efforts[metres] = seconds
             }
             guard let cellCount = reader.uint32().map(Int.init), cellCount <= maximumCells,
-                  cellCount * 8 == reader.remaining else { return nil }
+                  cellCount * 8 <= reader.remaining else { return nil }
             var cells: [GridCell] = []
             cells.reserveCapacity(cellCount)
             for _ in 0..<cellCount {
                 guard let row = reader.uint32(), let column = reader.uint32() else { return nil }
                 cells.append(GridCell(row: Int32(bitPattern: row), column: Int32(bitPattern: column)))
             }
-            return .some(RunDigest(start: start, bestEfforts: efforts, cells: cells))
+            var surges: [Seconds]? = nil
+            if stored >= 2 {
+                guard let surgeCount = reader.byte() else { return nil }
+                var found: [Seconds] = []
+                for _ in 0..<Int(surgeCount) {
+                    guard let seconds = reader.double(), seconds.isFinite, seconds > 0 else { return nil }
+                    found.append(seconds)
+                }
+                surges = found
+            }
+            guard reader.atEnd else { return nil }
+            return .some(RunDigest(start: start, bestEfforts: efforts, cells: cells, surges: surges))
         default:
             return nil
         }

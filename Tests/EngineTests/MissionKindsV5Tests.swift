@@ -107,8 +107,9 @@ struct MissionKindsV5Tests {
         #expect(try value(.pace(maxPace: 300, minDistance: 5000), "rel_pace_personal_best") == 0)
         // Schema v6 keeps these features and changes the race pace they read (record 0651); v7
         // adds the two start-share terms (record 0653); v8 changes the race pace again (0654);
-        // v9 adds the climb share of hills (0656), v10 the effort share of distance in time (0657).
-        #expect(MissionFeatures.schema.version == 10 && MissionFeatures.schema.features.count == 89)
+        // v9 adds the climb share of hills (0656), v10 the effort share of distance in time (0657),
+        // v11 the surge share of fartlek (0658).
+        #expect(MissionFeatures.schema.version == 11 && MissionFeatures.schema.features.count == 90)
     }
 
     @Test("explorer history labels: a run on other ground completes, the usual route fails, no labels without digests")

@@ -59,4 +59,53 @@ struct RunDigestCodecTests {
             }
         }
     }
+
+    /// A digest with its surges (record 0658): written in version 2.
+    static let withSurges = RunDigest(start: 1_760_000_000, bestEfforts: [1000: 250], cells: [GridCell(row: 1, column: 2)],
+                                      surges: [19.5, 61, 30, 12])
+
+    @Test("surges: version 2 reads back exactly (longest first, under 18 s dropped); version 1 reads with surges unknown")
+    func surges() throws {
+        #expect(Self.withSurges.surges == [61, 30, 19.5])
+        let bytes = RunDigestCodec.encode(Self.withSurges)
+        #expect(bytes[0] == 2)
+        let decoded = try #require(RunDigestCodec.decode(bytes))
+        #expect(decoded == Self.withSurges)
+        #expect(decoded?.surgeCount(atLeast: 20) == 3 && decoded?.surgeCount(atLeast: 45) == 1 && decoded?.surgeCount(atLeast: 90) == 0)
+        // No surge found is known, and stays known.
+        let none = RunDigest(start: 1, bestEfforts: [:], cells: [], surges: [])
+        #expect(try #require(RunDigestCodec.decode(RunDigestCodec.encode(none)))?.surges == [])
+        // What version 1 wrote (a store of the version before): the same digest, surges unknown.
+        let v1 = RunDigestCodec.encode(Self.digest)
+        #expect(v1[0] == 1)
+        let old = try #require(RunDigestCodec.decode(v1))
+        #expect(old == Self.digest && old?.surges == nil && old?.surgeCount(atLeast: 20) == nil)
+        // Version 2 bytes cut anywhere, a surge count beyond the bytes, or an impossible surge: nil.
+        for length in 0..<bytes.count { #expect(RunDigestCodec.decode(Array(bytes.prefix(length))) == nil, "prefix \(length)") }
+        #expect(RunDigestCodec.decode(bytes + [0]) == nil)
+        var count = bytes
+        count[count.count - 3 * 8 - 1] = 4
+        #expect(RunDigestCodec.decode(count) == nil)
+        for bad: Double in [.nan, -Double.infinity, -5, 0] {
+            var hostile = Array(bytes.dropLast(8))
+            withUnsafeBytes(of: bad.bitPattern.littleEndian) { hostile.append(contentsOf: $0) }
+            #expect(RunDigestCodec.decode(hostile) == nil, "surge \(bad)")
+        }
+    }
+
+    @Test("seeded random bytes from a version 2 digest never trap and, when they decode, encode back to themselves")
+    func randomVersion2Bytes() {
+        var rng = SeededGenerator(seed: 658)
+        let good = RunDigestCodec.encode(Self.withSurges)
+        for _ in 0..<5_000 {
+            var bytes = good
+            for _ in 0..<Int.random(in: 1...4, using: &rng) {
+                let i = Int.random(in: 0..<bytes.count, using: &rng)
+                bytes[i] = UInt8.random(in: 0...255, using: &rng)
+            }
+            if let decoded = RunDigestCodec.decode(bytes), let digest = decoded {
+                #expect(RunDigestCodec.decode(RunDigestCodec.encode(digest)) == decoded)
+            }
+        }
+    }
 }
