@@ -18,7 +18,9 @@ import Glibc
 /// without the runs that completed a mission of another effort (record 0654); v9 the share of
 /// recent runs that climbed what a hills mission asks (record 0656); v10 the share of recent
 /// runs whose fastest stretch of a distance-in-time mission's distance was within its time
-/// (record 0657); v11 the share of recent runs with the surges a fartlek asks (record 0658).
+/// (record 0657); v11 the share of recent runs with the surges a fartlek asks (record 0658); v12 the
+/// share of recent runs that started in an early-bird or night-owl window and covered its
+/// distance (record 0659).
 public enum MissionFeatures {
     /// The kinds the schema models, in column order. Listed explicitly: a new mission kind changes
     /// nothing here (and no model) until it is added with a new schema version.
@@ -38,7 +40,7 @@ public enum MissionFeatures {
         let value: @Sendable (MissionSpec, RunnerState) -> Double
     }
 
-    public static let schema = FeatureSchema(version: 11, features: features.map(\.definition))
+    public static let schema = FeatureSchema(version: 12, features: features.map(\.definition))
 
     /// Days assumed since the last run for a runner without history.
     public static let daysWithoutHistory = 30.0
@@ -197,6 +199,7 @@ public enum MissionFeatures {
         out += schemaV9MissionFeatures
         out += schemaV10MissionFeatures
         out += schemaV11MissionFeatures
+        out += schemaV12MissionFeatures
         out.append(feature("rel_longest", "log ratio",
                            "log(mission distance / longest run of the last 28 days), any kind",
                            missing: "0 without a run in 28 days") { spec, state in

@@ -10,6 +10,7 @@ extension RunnerState {
         var dayStreak = 0
         var startHour: Double?
         var startMinutes: [Int] = []
+        var startDistances: [Meters] = []
         var regularity = 0.0
         var weekdayShare = 0.0
         var runDaysBack = [Bool](repeating: false, count: runDayWindow + 1)
@@ -62,6 +63,7 @@ extension RunnerState {
             // seconds is in [0, 86 400) for a finite start (RunRecord's are checked), so the
             // minute is in 0 ..< 1440; the clamp keeps a rounding edge there too.
             h.startMinutes.append(min(1439, max(0, Int(saturating: (seconds / 60).rounded(.down)))))
+            h.startDistances.append(run.distance.isFinite ? max(0, run.distance) : 0)
         }
         let n = Double(recent.count)
         h.regularity = min(1, (sx * sx + sy * sy).squareRoot() / n)

@@ -96,6 +96,10 @@ public struct RunnerState: Sendable, Equatable {
     /// Local start minutes (after local midnight, 0 ..< 1440) of the same last 20 runs, oldest
     /// first; empty without history.
     public let recentStartMinutes: [Int]
+    /// Distance of each of the same runs, metres ≥ 0 (a stored distance that is not a finite
+    /// non-negative number counts as 0): what `run_share_early_bird` and `run_share_night_owl`
+    /// read with the start minutes (record 0659).
+    public let recentStartDistances: [Meters]
     /// Elevation gain of the last `climbShareWindow` runs, metres ≥ 0 (a stored gain that is
     /// not a finite non-negative number counts as 0), oldest first; empty without history: what
     /// `climb_share_hills` reads (record 0656).
@@ -212,6 +216,7 @@ public struct RunnerState: Sendable, Equatable {
         let habits = Self.habits(past: past, asOf: asOf, utcOffset: utcOffset)
         consistency8w = habits.consistency; weekStreak = habits.weekStreak; dayStreak = habits.dayStreak
         usualStartHour = habits.startHour; recentStartMinutes = habits.startMinutes
+        recentStartDistances = habits.startDistances
         startHourRegularity = habits.regularity; weekdayShare = habits.weekdayShare
         runDaysBack = habits.runDaysBack; daysSinceFirstRunDay = habits.daysSinceFirstRunDay
         distanceDaysBack = habits.distanceDaysBack

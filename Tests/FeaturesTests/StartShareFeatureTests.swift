@@ -80,4 +80,33 @@ struct StartShareFeatureTests {
         #expect(try value(.earlyBird(beforeMinute: 420, minDistance: 3000), state, "start_share_early_bird") == 0)
         #expect(try value(.nightOwl(afterMinute: 1260, minDistance: 3000), state, "start_share_night_owl") == 0)
     }
+
+    /// Runs at each clock time (minutes after local midnight) covering each distance (metres).
+    func runs(_ minutes: [Int], distances: [Double], utcOffset: Int) -> [RunRecord] {
+        zip(minutes, distances).enumerated().map { i, md in
+            RunRecord(id: "r\(i)", userID: "u", startTime: Self.monday + Double(i) * 86_400 + Double(md.0 * 60 - utcOffset),
+                      distance: md.1, elapsed: 1700, moving: 1650, elevationGain: 20, source: "test")
+        }
+    }
+
+    @Test("schema v12's run shares count the starts in the window that also covered 99 % of the distance (record 0659)")
+    func runShares() throws {
+        // 06:30 starts of 3, 5.94 (99 % of 6) and 8 km, a 10:00 start of 8 km, 22:00 starts of 4 and 7 km.
+        let minutes = [390, 390, 390, 600, 1320, 1320]
+        let distances = [3000.0, 5940, 8000, 8000, 4000, 7000]
+        let state = RunnerState(history: runs(minutes, distances: distances, utcOffset: 0), asOf: Self.monday + 7 * 86_400)
+        #expect(state.recentStartDistances == distances)
+        let early = MissionSpec.earlyBird(beforeMinute: 420, minDistance: 6000)
+        // Three starts fit the window, two of them the distance.
+        #expect(abs(try value(early, state, "run_share_early_bird") - log(2.5 / 4.5)) < Self.tolerance)
+        #expect(abs(try value(early, state, "start_share_early_bird") - log(3.5 / 3.5)) < Self.tolerance)
+        let late = MissionSpec.nightOwl(afterMinute: 1260, minDistance: 5000)
+        #expect(abs(try value(late, state, "run_share_night_owl") - log(1.5 / 5.5)) < Self.tolerance)
+        #expect(try value(early, state, "run_share_night_owl") == 0 && (try value(.distance(minDistance: 5000), state, "run_share_early_bird")) == 0)
+        // A stored distance that is not a number covers nothing; no history reads 0.
+        let hostile = RunnerState(history: runs([390, 390], distances: [.nan, 7000], utcOffset: 0), asOf: Self.monday + 3 * 86_400)
+        #expect(hostile.recentStartDistances == [0, 7000])
+        #expect(abs(try value(early, hostile, "run_share_early_bird") - log(1.5 / 1.5)) < Self.tolerance)
+        #expect(try value(early, RunnerState(history: [], asOf: Self.monday), "run_share_early_bird") == 0)
+    }
 }
