@@ -16,11 +16,10 @@ extension MissionFeatures {
         let tolerance = MissionTolerance.default
         let limit = maxDuration + tolerance.paceSlack * distance / 1000
         // The digest's effort is over the whole distance; the check times its accepted share.
-        let k = Double(state.recentEfforts.filter { efforts in
+        let k = state.recentEfforts.filter { efforts in
             efforts[distance].map { $0.isFinite && $0 * tolerance.distanceFraction <= limit } ?? false
-        }.count)
-        let n = Double(state.recentEfforts.count)
-        return log((k + startSharePseudoRuns) / (n - k + startSharePseudoRuns))
+        }.count
+        return shareLogOdds(k, of: state.recentEfforts.count)
     }
 
     /// Terms added with schema v10 (record 0657), zero for other kinds: how often the runner's

@@ -9,9 +9,7 @@ extension MissionFeatures {
     /// least `surges` surges lasting what a fartlek surge of `minSurge` seconds needs (the
     /// check's detector and slack, `RunDigest.surgeCount`); 0 without such digests.
     static func surgeShareLogOdds(surges: Int, minSurge: Seconds, _ state: RunnerState) -> Double {
-        let k = Double(state.recentSurges.filter { ($0.surgeCount(atLeast: minSurge) ?? 0) >= surges }.count)
-        let n = Double(state.recentSurges.count)
-        return log((k + startSharePseudoRuns) / (n - k + startSharePseudoRuns))
+        shareLogOdds(state.recentSurges.filter { ($0.surgeCount(atLeast: minSurge) ?? 0) >= surges }.count, of: state.recentSurges.count)
     }
 
     /// Terms added with schema v11 (record 0658), zero for other kinds: how often the runner's

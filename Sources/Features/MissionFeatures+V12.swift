@@ -16,11 +16,9 @@ extension MissionFeatures {
         default: return 0
         }
         let accepted = distance * MissionTolerance.default.distanceFraction
-        let k = Double(zip(state.recentStartMinutes, state.recentStartDistances).filter { minute, metres in
-            MissionEvaluator.startFits(spec, minute: minute) == true && metres >= accepted
-        }.count)
-        let n = Double(min(state.recentStartMinutes.count, state.recentStartDistances.count))
-        return log((k + startSharePseudoRuns) / (n - k + startSharePseudoRuns))
+        let runs = zip(state.recentStartMinutes, state.recentStartDistances)
+        let k = runs.filter { minute, metres in MissionEvaluator.startFits(spec, minute: minute) == true && metres >= accepted }.count
+        return shareLogOdds(k, of: min(state.recentStartMinutes.count, state.recentStartDistances.count))
     }
 
     /// Terms added with schema v12 (record 0659), zero for other kinds: how often the runner's

@@ -5,17 +5,21 @@ import Glibc
 #endif
 
 extension MissionFeatures {
-    /// Pseudo-count added to each side of `startShareLogOdds` (Jeffreys' half a run).
+    /// Pseudo-count added to each side of the share terms' log odds (Jeffreys' half a run).
     public static let startSharePseudoRuns = 0.5
+
+    /// log((k + ½) / (n − k + ½)): the log odds of k of n recent runs having done what a mission
+    /// asks, kept finite at 0 and n (the share terms of schemas v7, v9–v12); 0 for n = 0.
+    static func shareLogOdds(_ k: Int, of n: Int) -> Double {
+        log((Double(k) + startSharePseudoRuns) / (Double(n - k) + startSharePseudoRuns))
+    }
 
     /// log((k + ½) / (n − k + ½)) for the n runs of `RunnerState.recentStartMinutes`, k of which
     /// started inside the window `spec` asks for (`MissionEvaluator.startFits`, the check's own
     /// rule); 0 without history or for a kind without a start window.
     static func startShareLogOdds(_ spec: MissionSpec, _ state: RunnerState) -> Double {
         let minutes = state.recentStartMinutes
-        let fits = minutes.filter { MissionEvaluator.startFits(spec, minute: $0) == true }.count
-        let n = Double(minutes.count), k = Double(fits)
-        return log((k + startSharePseudoRuns) / (n - k + startSharePseudoRuns))
+        return shareLogOdds(minutes.filter { MissionEvaluator.startFits(spec, minute: $0) == true }.count, of: minutes.count)
     }
 
     /// Terms added with schema v7 (record 0653), zero for other kinds: how often the runner

@@ -13,8 +13,7 @@ extension MissionFeatures {
     /// 0 without history.
     static func climbShareLogOdds(_ ascent: Meters, _ state: RunnerState) -> Double {
         let accepted = ascent * climbShareTolerance
-        let k = Double(state.recentClimbs.filter { $0 >= accepted }.count), n = Double(state.recentClimbs.count)
-        return log((k + startSharePseudoRuns) / (n - k + startSharePseudoRuns))
+        return shareLogOdds(state.recentClimbs.filter { $0 >= accepted }.count, of: state.recentClimbs.count)
     }
 
     /// Terms added with schema v9 (record 0656), zero for other kinds: how often the runner's
