@@ -181,9 +181,8 @@ struct StreakMissionTests {
         #expect(try store.rewards(user: "ana").contains { $0.reason == RewardReason.mission && $0.refID == streak.assignmentID })
     }
 
-    /// A policy offer of a streak of `days` on `day`, stored for `user`.
-    static func offer(_ store: InMemoryStore, _ user: UserID, days: Int, day: CivilDate) throws -> MissionAssignment {
-        let spec = MissionSpec.streak(days: days)
+    /// The daily policy's first offer of `spec` on `day`, stored for `user`.
+    static func offer(_ store: InMemoryStore, _ user: UserID, _ spec: MissionSpec, day: CivilDate) throws -> MissionAssignment {
         let a = MissionAssignment(id: MissionService.assignmentID(day: day, round: 0, slot: 1, stretch: false), userID: user,
                                   day: day, kind: spec.kind.rawValue, specJSON: spec.canonicalJSON, modelVersion: "test",
                                   pComplete: 0.7, xp: 40, status: .offered, offeredAt: day.startInstant(utcOffset: 0))
@@ -196,7 +195,7 @@ struct StreakMissionTests {
         let store = InMemoryStore()
         for user in ["bo", "cy"] {
             try store.upsertUser(UserProfile(id: user))
-            _ = try Self.offer(store, user, days: 3, day: Self.monday)
+            _ = try Self.offer(store, user, .streak(days: 3), day: Self.monday)
         }
         let ingestion = RunIngestion(store: store)
         // Bo runs Monday, rests Tuesday; Cy rests Monday.

@@ -148,22 +148,12 @@ struct WeeklyVolumeMissionTests {
         #expect(memory.weekKinds.isEmpty)
     }
 
-    /// A policy offer of a weekly volume of `target` metres on `day`, stored for `user`.
-    static func offer(_ store: InMemoryStore, _ user: UserID, target: Meters, day: CivilDate) throws -> MissionAssignment {
-        let spec = MissionSpec.weeklyVolume(distance: target)
-        let a = MissionAssignment(id: MissionService.assignmentID(day: day, round: 0, slot: 1, stretch: false), userID: user,
-                                  day: day, kind: spec.kind.rawValue, specJSON: spec.canonicalJSON, modelVersion: "test",
-                                  pComplete: 0.7, xp: 40, status: .offered, offeredAt: day.startInstant(utcOffset: 0))
-        try store.insertAssignment(a)
-        return a
-    }
-
     @Test("rest days do not end it; once its Sunday is over it is failed when its offer day had a run, expired when not")
     func decidedAtTheWeeksEnd() throws {
         let store = InMemoryStore()
         for user in ["bo", "cy"] {
             try store.upsertUser(UserProfile(id: user))
-            _ = try Self.offer(store, user, target: 40_000, day: Self.monday)
+            _ = try StreakMissionTests.offer(store, user, .weeklyVolume(distance: 40_000), day: Self.monday)
         }
         let ingestion = RunIngestion(store: store)
         // Bo runs Monday and Thursday; Cy only Thursday. Neither reaches 40 km.
