@@ -60,9 +60,11 @@ public enum WeeklyVolumeForecast {
 
     /// The runner's chance of running on each day of the week after today (Tuesday … Sunday
     /// for a Monday; none on a Sunday), each in [0, 1].
-    public static func dayChances(_ state: RunnerState, breakDays: Int? = StreakForecast.breakGapDays) -> [Double] {
+    public static func dayChances(_ state: RunnerState, breaks: BreakRule = StreakForecast.breakRule) -> [Double] {
         let after = max(0, state.daysLeftInWeek - 1)
-        return after == 0 ? [] : (1...after).map { StreakForecast.dayProbability(ahead: $0, state: state, breakDays: breakDays) }
+        guard after > 0 else { return [] }
+        let schedule = StreakForecast.schedule(state, breaks: breaks)
+        return (1...after).map { schedule.runChance(ahead: $0) }
     }
 
     /// The weighted mean distance of a run day, metres; nil without run days.
@@ -98,12 +100,12 @@ public enum WeeklyVolumeForecast {
 
     /// The distribution of what the rest of the week adds, up to `cap` metres (what the largest
     /// target still needs); nil when the record is too short or `cap` is not finite.
-    /// `halfLifeWeeks`, `spread`, `breakDays`: the recency of the run days' distances, the week's
+    /// `halfLifeWeeks`, `spread`, `breaks`: the recency of the run days' distances, the week's
     /// factor and the break rule of the day chances (the shipped ones unless evaluating).
     public static func outlook(state: RunnerState, upTo cap: Meters, halfLifeWeeks: Double? = recencyHalfLifeWeeks,
-                               spread: Double = weekSpread, breakDays: Int? = StreakForecast.breakGapDays) -> Outlook? {
+                               spread: Double = weekSpread, breaks: BreakRule = StreakForecast.breakRule) -> Outlook? {
         guard isForecast(state), cap.isFinite, spread.isFinite, spread >= 0 else { return nil }
-        return Outlook(days: runDays(state, halfLifeWeeks: halfLifeWeeks), chances: dayChances(state, breakDays: breakDays),
+        return Outlook(days: runDays(state, halfLifeWeeks: halfLifeWeeks), chances: dayChances(state, breaks: breaks),
                        cap: cap, spread: spread)
     }
 

@@ -7,7 +7,7 @@ import Training
 enum EvalWeeklyCommand: Command {
     static let name = "eval-weekly"
     static let abstract = "Score the weekly-volume forecast on a store's histories."
-    static let usage = "--db PATH|URI [--half-lives H,H,...] [--spreads S,S,...] [--break-days G,G,...]"
+    static let usage = "--db PATH|URI [--half-lives H,H,...] [--spreads S,S,...] [--breaks RULE,RULE,...]"
     static let discussion = """
     At every local day with a run (after 28 days of record, with the whole week in the record),
     each week-long weekly volume the daily policy could offer that day is forecast as of the
@@ -22,7 +22,7 @@ enum EvalWeeklyCommand: Command {
         .required("db", "PATH|URI", help: "Database to read: SQLite file or postgresql:// URI."),
         .value("half-lives", "H,H,...", default: "3,none,1,2,4,8", help: "Recency half-lives to score, weeks (each in (0, 10000] or none, at most 20)."),
         .value("spreads", "S,S,...", default: "0", help: "Log standard deviations of a week's factor to score (each in [0, 2], at most 20)."),
-        .value("break-days", "G,G,...", default: EvalStreaksCommand.breakDefault, help: "Break rules of the day chances to score (as eval-streaks)."),
+        .value("breaks", "RULE,RULE,...", default: EvalStreaksCommand.breakDefault, help: "Break rules of the day chances to score (as eval-streaks)."),
     ])
 
     static func run(_ arguments: ParsedArguments, output: OutputSink) throws -> ExitCode {
@@ -34,10 +34,10 @@ enum EvalWeeklyCommand: Command {
             return x
         }
         guard (1...20).contains(spreads.count) else { throw UsageError("--spreads: 1 to 20 values, not \(spreads.count)") }
-        let breakDays = try EvalStreaksCommand.days(arguments, "break-days")
+        let breaks = try EvalStreaksCommand.rules(arguments, "breaks")
         let store = try StoreOpening.open(try arguments.existingDatabase("db"), for: .offline)
         defer { try? store.close() }
-        let calibration = try WeeklyVolumeCalibration(store: store, halfLives: halfLives, spreads: spreads, breakDays: breakDays,
+        let calibration = try WeeklyVolumeCalibration(store: store, halfLives: halfLives, spreads: spreads, breaks: breaks,
                                                       resolver: SystemTimeZones())
         output.out("runners: \(calibration.runners)\n\n" + calibration.table())
         return .success

@@ -23,8 +23,8 @@ public struct StreakCalibration: Sendable {
     public struct Row: Sendable, Equatable {
         public let weight: Double
         public let halfLifeWeeks: Double?
-        /// Days without a run in a row from which the shares leave them out (nil: the active-week rule).
-        public var breakDays: Int? = StreakForecast.breakGapDays
+        /// How the shares leave breaks out.
+        public var breaks: BreakRule = StreakForecast.breakRule
         public var anchors = 0
         public var judged = 0
         public var logLoss = 0.0
@@ -39,8 +39,8 @@ public struct StreakCalibration: Sendable {
     /// Reads every runner of `store` (evidence runs only) and scores every pair of `weights`
     /// (each > 0) and `halfLives` (each > 0, or nil), weights varying fastest.
     public init(store: any EngineStore, weights: [Double], halfLives: [Double?] = [StreakForecast.recencyHalfLifeWeeks],
-                breakDays: [Int?] = [StreakForecast.breakGapDays], resolver: any UTCOffsetResolver) throws {
-        var rows = breakDays.flatMap { g in halfLives.flatMap { h in weights.map { Row(weight: $0, halfLifeWeeks: h, breakDays: g) } } }
+                breaks: [BreakRule] = [StreakForecast.breakRule], resolver: any UTCOffsetResolver) throws {
+        var rows = breaks.flatMap { g in halfLives.flatMap { h in weights.map { Row(weight: $0, halfLifeWeeks: h, breaks: g) } } }
         let runners = try RunDayAnchors.runners(in: store, resolver: resolver)
         for runner in runners {
             RunDayAnchors.forEachDay(of: runner, resolver: resolver, where: { $0.adding(days: Self.horizon) <= runner.lastDay }) { day, state in
@@ -48,10 +48,11 @@ public struct StreakCalibration: Sendable {
                 let ran = (1...Self.horizon).map { runner.runDays.contains(day.adding(days: $0)) }
                 for r in rows.indices {
                     rows[r].anchors += 1
-                    var p = 1.0, allRan = true
+                    let schedule = StreakForecast.schedule(state, weight: rows[r].weight, halfLifeWeeks: rows[r].halfLifeWeeks,
+                                                           breaks: rows[r].breaks)
+                    var allRan = true
                     for m in 1...Self.horizon {
-                        p *= StreakForecast.dayProbability(ahead: m, state: state, weight: rows[r].weight, halfLifeWeeks: rows[r].halfLifeWeeks,
-                                                           breakDays: rows[r].breakDays)
+                        let p = schedule.streakChance(needed: m)
                         allRan = allRan && ran[m - 1]
                         let q = min(1 - Self.epsilon, max(Self.epsilon, p)), y = allRan ? 1.0 : 0.0
                         rows[r].judged += 1
@@ -75,10 +76,10 @@ public struct StreakCalibration: Sendable {
     /// A Markdown table, a row per weight.
     public func table() -> String {
         func f(_ x: Double) -> String { String(TrainingPipeline.rounded(x)) }
-        var out = "| break (days) | half-life (weeks) | prior weight (days) | anchors | forecasts | log loss | Brier | mean forecast | came true |\n"
+        var out = "| breaks | half-life (weeks) | prior weight (days) | anchors | forecasts | log loss | Brier | mean forecast | came true |\n"
             + "|---|---|---|---|---|---|---|---|---|\n"
         for r in rows {
-            out += "| \(r.breakDays.map(String.init) ?? "none") | \(r.halfLifeWeeks.map(f) ?? "none") | \(f(r.weight)) | \(r.anchors) | \(r.judged) | \(f(r.logLoss)) | \(f(r.brier)) | \(f(r.meanForecast)) | \(f(r.rate)) |\n"
+            out += "| \(r.breaks) | \(r.halfLifeWeeks.map(f) ?? "none") | \(f(r.weight)) | \(r.anchors) | \(r.judged) | \(f(r.logLoss)) | \(f(r.brier)) | \(f(r.meanForecast)) | \(f(r.rate)) |\n"
         }
         return out
     }

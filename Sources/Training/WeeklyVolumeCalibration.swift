@@ -26,8 +26,8 @@ public struct WeeklyVolumeCalibration: Sendable {
         public let halfLifeWeeks: Double?
         /// The week's factor's log standard deviation (`WeeklyVolumeForecast.weekSpread`).
         public var spread = WeeklyVolumeForecast.weekSpread
-        /// The day chances' break rule (`StreakForecast.breakGapDays`).
-        public var breakDays = StreakForecast.breakGapDays
+        /// The day chances' break rule (`StreakForecast.breakRule`).
+        public var breaks = StreakForecast.breakRule
         public var anchors = 0
         public var all = Tally()
         /// Forecasts inside the policy's band (what gets offered).
@@ -61,13 +61,13 @@ public struct WeeklyVolumeCalibration: Sendable {
     public let band: ClosedRange<Double>
 
     /// Reads every runner of `store` (evidence runs only) and scores the forecast with each
-    /// triple of `halfLives` (each > 0, or nil), `spreads` (each ≥ 0) and `breakDays` (each
-    /// 2 … 84 or nil), half-lives varying fastest; the targets are the shipped ladder's.
+    /// triple of `halfLives` (each > 0, or nil), `spreads` (each ≥ 0) and `breaks`,
+    /// half-lives varying fastest; the targets are the shipped ladder's.
     public init(store: any EngineStore, halfLives: [Double?] = [WeeklyVolumeForecast.recencyHalfLifeWeeks],
-                spreads: [Double] = [WeeklyVolumeForecast.weekSpread], breakDays: [Int?] = [StreakForecast.breakGapDays],
+                spreads: [Double] = [WeeklyVolumeForecast.weekSpread], breaks: [BreakRule] = [StreakForecast.breakRule],
                 band: ClosedRange<Double> = TodayPolicy().band, tolerance: MissionTolerance = .default,
                 resolver: any UTCOffsetResolver) throws {
-        var rows = breakDays.flatMap { g in spreads.flatMap { v in halfLives.map { Row(halfLifeWeeks: $0, spread: v, breakDays: g) } } }
+        var rows = breaks.flatMap { g in spreads.flatMap { v in halfLives.map { Row(halfLifeWeeks: $0, spread: v, breaks: g) } } }
         let runners = try RunDayAnchors.runners(in: store, resolver: resolver)
         for runner in runners {
             var distanceByDay: [CivilDate: Meters] = [:]
@@ -90,7 +90,7 @@ public struct WeeklyVolumeCalibration: Sendable {
                 for r in rows.indices {
                     guard let outlook = WeeklyVolumeForecast.outlook(state: state, upTo: needed.max() ?? 0,
                                                                      halfLifeWeeks: rows[r].halfLifeWeeks, spread: rows[r].spread,
-                                                                     breakDays: rows[r].breakDays) else { continue }
+                                                                     breaks: rows[r].breaks) else { continue }
                     rows[r].anchors += 1
                     for n in needed {
                         let p = outlook.probability(adding: n), y = rest >= n ? 1.0 : 0.0
@@ -112,12 +112,12 @@ public struct WeeklyVolumeCalibration: Sendable {
     /// reliability bins of the first row.
     public func table() -> String {
         func f(_ x: Double) -> String { String(TrainingPipeline.rounded(x)) }
-        var out = "| break (days) | week spread | half-life (weeks) | anchors | forecasts | log loss | Brier | mean forecast | came true "
+        var out = "| breaks | week spread | half-life (weeks) | anchors | forecasts | log loss | Brier | mean forecast | came true "
             + "| in band \(f(band.lowerBound))–\(f(band.upperBound)) | mean forecast | came true |\n"
             + "|---|---|---|---|---|---|---|---|---|---|---|---|\n"
         for r in rows {
             let a = r.all, b = r.inBand
-            out += "| \(r.breakDays.map(String.init) ?? "none") | \(f(r.spread)) | \(r.halfLifeWeeks.map(f) ?? "none") | \(r.anchors) | \(a.judged) | \(f(a.mean(a.logLoss))) | \(f(a.mean(a.brier))) "
+            out += "| \(r.breaks) | \(f(r.spread)) | \(r.halfLifeWeeks.map(f) ?? "none") | \(r.anchors) | \(a.judged) | \(f(a.mean(a.logLoss))) | \(f(a.mean(a.brier))) "
                 + "| \(f(a.mean(a.forecast))) | \(f(a.mean(a.cameTrue))) | \(b.judged) | \(f(b.mean(b.forecast))) | \(f(b.mean(b.cameTrue))) |\n"
         }
         guard let first = rows.first else { return out }

@@ -69,11 +69,19 @@ struct StreakMissionTests {
         let usual = (3 * seen + wednesdays) / (4 * seen), others = saturdays / (3 * seen)
         let wednesday = (wednesdays + w * usual) / (seen + w), thursday = (seen + w * usual) / (seen + w)
         let friday = (0 + w * others) / (seen + w)
-        #expect(abs(StreakForecast.dayProbability(ahead: 1, state: state) - wednesday) < Self.tolerance)
-        #expect(abs(StreakForecast.dayProbability(ahead: 3, state: state) - friday) < Self.tolerance)
-        #expect(abs(StreakForecast.probability(days: 3, state: state) - wednesday) < Self.tolerance)
-        #expect(abs(StreakForecast.probability(days: 4, state: state) - wednesday * thursday) < Self.tolerance)
-        #expect(abs(StreakForecast.probability(days: 5, state: state) - wednesday * thursday * friday) < Self.tolerance)
+        let weeks = StreakForecast.schedule(state, breaks: .inactiveWeeks)
+        #expect(abs(weeks.runChance(ahead: 1) - wednesday) < Self.tolerance)
+        #expect(abs(weeks.runChance(ahead: 3) - friday) < Self.tolerance)
+        #expect(abs(weeks.streakChance(needed: 1) - wednesday) < Self.tolerance)
+        #expect(abs(weeks.streakChance(needed: 2) - wednesday * thursday) < Self.tolerance)
+        #expect(abs(weeks.streakChance(needed: 3) - wednesday * thursday * friday) < Self.tolerance)
+        // The shipped chain (record 0660): each day still needed stays active and is run.
+        let chain = StreakForecast.schedule(state)
+        let stay = StreakForecast.breakRule.stayChance
+        #expect(abs(StreakForecast.probability(days: 3, state: state) - stay * chain.share(ahead: 1)) < Self.tolerance)
+        #expect(abs(StreakForecast.probability(days: 5, state: state)
+                    - stay * chain.share(ahead: 1) * stay * chain.share(ahead: 2) * stay * chain.share(ahead: 3)) < Self.tolerance)
+        #expect(abs(StreakForecast.dayProbability(ahead: 3, state: state) - chain.share(ahead: 3)) < Self.tolerance)
         // Today's run completes a streak of 2 (Monday behind).
         #expect(StreakForecast.probability(days: 2, state: state) == 1)
         let streaks = CandidateGenerator.candidates(for: state).filter { $0.kind == .streak }

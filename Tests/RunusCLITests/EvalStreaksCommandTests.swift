@@ -28,12 +28,15 @@ struct EvalWeeklyCommandTests {
     func badValues() {
         for (option, value, message) in [("--spreads", "-0.1", "'-0.1'"), ("--spreads", "0,nan", "'nan'"), ("--spreads", "3", "'3'"),
                                          ("--spreads", Array(repeating: "0", count: 21).joined(separator: ","), "not 21"),
-                                         ("--half-lives", "0", "'0'"), ("--break-days", "1", "1.0"), ("--break-days", "7.5", "7.5"),
-                                         ("--break-days", "85", "85.0"), ("--break-days", "x", "'x'")] {
+                                         ("--half-lives", "0", "'0'"), ("--breaks", "gap:1", "'gap:1'"), ("--breaks", "gap:7.5", "'gap:7.5'"),
+                                         ("--breaks", "weeks,gap:85", "'gap:85'"), ("--breaks", "x", "'x'"), ("--breaks", "chain:0:13", "'chain:0:13'"),
+                                         ("--breaks", "chain:0.01:nan", "'chain:0.01:nan'"), ("--breaks", "chain:0.6:13", "'chain:0.6:13'"),
+                                         ("--breaks", "chain:0.01", "'chain:0.01'"), ("--breaks", "weeks:1", "'weeks:1'"),
+                                         ("--breaks", "chain:0.01:0.5", "'chain:0.01:0.5'")] {
             let result = runCLI(["eval-weekly", "--db", "/nonexistent/x.sqlite", option, value])
             #expect(result.code != .success && result.err.contains(option) && result.err.contains(message), "\(option) \(value): \(result.err)")
         }
-        let streaks = runCLI(["eval-streaks", "--db", "/nonexistent/x.sqlite", "--break-days", "0"])
-        #expect(streaks.code != .success && streaks.err.contains("--break-days"), "\(streaks.err)")
+        let streaks = runCLI(["eval-streaks", "--db", "/nonexistent/x.sqlite", "--breaks", "weeks,"])
+        #expect(streaks.code != .success && streaks.err.contains("--breaks") && streaks.err.contains("''"), "\(streaks.err)")
     }
 }

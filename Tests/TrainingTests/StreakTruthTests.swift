@@ -58,9 +58,10 @@ struct StreakTruthTests {
         let rate = Double(completed) / Double(tried)
         print("streak: mean |p̂ − p_true| \(TrainingPipeline.rounded(meanGap)), realised \(TrainingPipeline.rounded(rate)) "
               + "at a predicted \(TrainingPipeline.rounded(meanPredicted)) over \(tried)")
-        // A runner's share of days run is read from 4…12 of each weekday: its sampling noise
-        // alone is about 0.05 a day (record 0650).
-        withKnownIssue("the streak forecast misses the per-kind bound (record 0650)", isIntermittent: true) {
+        // A runner's share of days run is read from 4…12 of each weekday, mostly the last six
+        // weeks: its sampling noise alone is about 0.05 a day (records 0650, 0660: 0.070 with
+        // breaks read by the chain).
+        withKnownIssue("the streak forecast misses the per-kind bound (records 0650, 0660)", isIntermittent: true) {
             #expect(meanGap <= Self.truthGoal, "mean |p̂ − p_true| \(meanGap) over \(tried)")
         }
         #expect(meanGap <= 2 * Self.truthGoal, "mean |p̂ − p_true| \(meanGap) over \(tried)")
