@@ -106,6 +106,15 @@ struct PeopleValidationTests {
             let figures = try base.figures(kindCalibrated: false)
             #expect(figures.first?.scope == "all" && figures.first?.rows == examples.count)
             #expect(figures.dropFirst().reduce(0) { $0 + $1.rows } == examples.count)
+            // Each scope's runners and the largest one's share of its rows, against a direct count.
+            let shareTolerance = 1e-12
+            for f in figures {
+                let rows = examples.filter { f.scope == "all" || $0.kind.rawValue == f.scope }
+                let counts = Dictionary(grouping: rows, by: \.userID).mapValues(\.count)
+                #expect(f.runners == counts.count, "\(f.scope)")
+                #expect(abs(f.largestRunnerShare - Double(counts.values.max() ?? 0) / Double(rows.count)) < shareTolerance, "\(f.scope)")
+            }
+            #expect(try base.markdown().contains("| kind | rows | completed | runners | largest runner's rows |"))
             let metrics = try base.metrics()
             #expect(metrics["people_folds"] == 3 && metrics["people_auc"] != nil && metrics["people_kc_ece"] != nil)
         }
