@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import RunusCore
 import Storage
+import Missions
 @testable import PostgresStorage
 @testable import RunusCLI
 
@@ -72,6 +73,51 @@ struct DatabaseCommandTests {
         #expect(runCLI(["db", "move", a, b]).code == .usage)
     }
 
+    @Test("db digests upgrades the version-1 digests of an older store from the tracks, then finds them current")
+    func digests() throws {
+        let dir = TemporaryDirectory("dbdigests")
+        defer { dir.cleanup() }
+        let a = dir.file("a.sqlite")
+        #expect(runCLI(["simulate", "--db", a, "--runners", "3", "--days", "14", "--quiet"]).code == .success)
+        // What a store written before record 0658 keeps: the same digests without their surges.
+        let store = try SQLiteStore(path: a)
+        var tracked = 0, runs = 0, expected: [String: RunDigest] = [:]
+        for user in try store.allUsers() {
+            runs += try store.runs(user: user.id, from: -.greatestFiniteMagnitude, to: .greatestFiniteMagnitude).count
+            let kept = try store.runDigests(user: user.id)
+            var old: [StoredRunDigest] = []
+            for k in kept {
+                guard case .some(.some(let d)) = RunDigestCodec.decode(k.bytes) else { continue }
+                #expect(d.surges != nil, "simulate keeps version-2 digests")
+                expected[k.runID] = d
+                tracked += 1
+                old.append(StoredRunDigest(userID: k.userID, runID: k.runID, start: k.start, distance: k.distance,
+                                           bytes: RunDigestCodec.encode(RunDigest(start: d.start, bestEfforts: d.bestEfforts,
+                                                                                   cells: d.cells, surges: nil))))
+            }
+            try store.storeRunDigests(old)
+        }
+        try store.close()
+        #expect(tracked > 0 && runs >= tracked)
+        let r = runCLI(["db", "digests", a, "--quiet"])
+        #expect(r.code == .success, "\(r.err)")
+        #expect(r.out.contains("runners\t3\nruns\t\(runs)\ncurrent\t\(runs - tracked)\nupgraded\t\(tracked)\ncomputed\t0\n"), "\(r.out)")
+        let reopened = try SQLiteStore(path: a)
+        for user in try reopened.allUsers() {
+            for k in try reopened.runDigests(user: user.id) {
+                guard let d = expected[k.runID] else { continue }
+                #expect(RunDigestCodec.decode(k.bytes) == .some(.some(d)), "\(k.runID)")
+            }
+        }
+        try reopened.close()
+        let again = runCLI(["db", "digests", a, "--quiet"])
+        #expect(again.code == .success && again.out.contains("current\t\(runs)\nupgraded\t0\ncomputed\t0\n"), "\(again.out)")
+        #expect(runCLI(["db", "digests"]).code == .usage)
+        #expect(runCLI(["db", "digests", a, a]).code == .usage)
+        let missing = runCLI(["db", "digests", dir.file("none.sqlite")])
+        #expect(missing.code != .success && missing.err.contains("none.sqlite"), "\(missing.err)")
+    }
+
     @Test("SQLite → PostgreSQL → SQLite keeps every figure, and the model trained on either database is the same")
     func copyThroughPostgres() throws {
         guard let base = ProcessInfo.processInfo.environment["RUNUS_TEST_POSTGRES"], !base.isEmpty else {
@@ -102,5 +148,10 @@ struct DatabaseCommandTests {
         #expect(fileBytes(dir.file("m-sqlite/model.json")) == fileBytes(dir.file("m-pg/model.json")))
         let labels = runCLI(["labels", "--db", uri])
         #expect(labels.code == .success && labels.out == runCLI(["labels", "--db", a]).out)
+        // db digests on PostgreSQL: whatever the copy left, a second pass finds every digest current.
+        let first = runCLI(["db", "digests", uri, "--quiet"])
+        #expect(first.code == .success && first.out.contains("upgraded\t0\n"), "\(first.err)")
+        let second = runCLI(["db", "digests", uri, "--quiet"])
+        #expect(second.code == .success && second.out.contains("upgraded\t0\ncomputed\t0\n"), "\(second.out)")
     }
 }
