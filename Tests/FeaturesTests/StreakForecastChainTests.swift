@@ -123,6 +123,16 @@ struct StreakForecastChainTests {
                      "chain:0.02:7 ", "GAP:10", "gap:10:"] {
             #expect(BreakRule(parsing: Substring(text)) == nil, "'\(text)'")
         }
+        // Random text from the rules' alphabet: never a trap; whatever parses prints back as itself.
+        var rng = SeededGenerator(seed: 661)
+        let alphabet = Array("weksgapchin:0123456789.-+eE,x nanif")
+        for _ in 0..<20_000 {
+            let text = String((0..<Int.random(in: 0...16, using: &rng)).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &rng)] })
+            if let rule = BreakRule(parsing: Substring(text)) {
+                #expect(BreakRule(parsing: Substring(rule.description)) == rule, "'\(text)' → \(rule)")
+                #expect((0...1).contains(rule.stayChance), "'\(text)'")
+            }
+        }
     }
 
     @Test("random records and chains give chances in [0, 1], and the same answer twice")
