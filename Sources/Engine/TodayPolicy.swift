@@ -164,14 +164,16 @@ public struct TodayPolicy: Sendable {
 
     /// The probabilities of the candidates offers decide over several days (streaks, weekly
     /// volumes), in `specs` order; nil for the others (the model's) and NaN where the
-    /// forecast has too little record. One weekly-volume outlook serves every target.
+    /// forecast has too little record. One weekly-volume outlook serves every target, and one
+    /// schedule every streak.
     static func forecasts(_ specs: [MissionSpec], state: RunnerState) -> [Double?] {
         var needed: [Meters] = []
         for case .weeklyVolume(let target) in specs { needed.append(WeeklyVolumeForecast.needed(target: target, state: state)) }
         let outlook = needed.isEmpty ? nil : WeeklyVolumeForecast.outlook(state: state, upTo: needed.max() ?? 0)
+        let schedule = specs.contains { $0.kind == .streak } ? StreakForecast.schedule(state) : nil
         return specs.map { spec in
             switch spec {
-            case .streak(let days): return StreakForecast.probability(days: days, state: state)
+            case .streak(let days): return StreakForecast.probability(days: days, state: state, schedule: schedule)
             case .weeklyVolume(let target):
                 return outlook?.probability(adding: WeeklyVolumeForecast.needed(target: target, state: state)) ?? .nan
             default: return nil

@@ -62,11 +62,12 @@ public enum StreakForecast {
     }
 
     /// The chance of completing a streak of `days` offered today, given that the runner runs
-    /// today, in [0, 1]: 1 when today's run completes it.
-    public static func probability(days: Int, state: RunnerState) -> Double {
+    /// today, in [0, 1]: 1 when today's run completes it. `schedule`: `schedule(state)` when the
+    /// caller already has it (one serves every streak of the day), else read here.
+    public static func probability(days: Int, state: RunnerState, schedule known: Schedule? = nil) -> Double {
         let needed = daysNeeded(days, state: state)
         guard needed > 0 else { return 1 }
-        return schedule(state).streakChance(needed: needed)
+        return (known ?? schedule(state)).streakChance(needed: needed)
     }
 
     /// The runner's weekday shares as of `state`, read with the given settings (the shipped
