@@ -2,58 +2,18 @@ import RunusCore
 import Tracking
 
 extension MissionEvaluator {
-    /// Intervals on the distance profile (record 0211). A rep is a stretch of the accepted rep
-    /// distance covered within the time its pace limit allows. Scanning starts in order: at the
-    /// first start that qualifies, the starts overlapping that window are tried too and the
-    /// fastest is kept (so the rep sits on the actual effort, not on the jog before it); the next
-    /// rep is searched after its end. Reps chain while each rest (end of one to start of the next,
-    /// elapsed) stays within the recovery limit; a longer rest starts a new chain. The best chain
-    /// counts. Two pointers over the fixes: O(n).
+    /// Intervals on the distance profile (records 0211, 0217). A rep is a stretch of the accepted
+    /// rep distance covered within the time its pace limit allows; reps chain while each rest
+    /// (end of one to start of the next, elapsed) stays within the recovery limit. The longest
+    /// chain counts (`RepChain`: dynamic programming over the fixes), each of its reps the
+    /// window whose slower half is fastest among those that keep it that long.
     static func checkIntervals(reps: Int, repDistance: Meters, maxPace: SecondsPerKm, maxRecovery: Seconds,
                                metrics: RunMetrics, tolerance: MissionTolerance, _ v: inout Verdict) {
-        let profile = metrics.profile
-        let d = profile.distances, t = profile.times
-        let n = d.count
         let length = repDistance * tolerance.distanceFraction
         let limit = (maxPace + tolerance.paceSlack) * length / 1000
-        let maxRest = maxRecovery * tolerance.recoveryFactor
-        struct Rep { var from: Meters; var to: Meters; var start: EpochSeconds; var end: EpochSeconds }
-        var chain: [Rep] = [], best: [Rep] = []
-        var restBreaks: [Seconds] = []
-        var j = 1
-        var i = 0
-        var searchFrom: Meters = 0
-        func end(from k: Int) -> EpochSeconds? {
-            let target = d[k] + length
-            guard target <= d[n - 1] else { return nil }
-            if j <= k { j = k + 1 }
-            while d[j] < target { j += 1 }
-            let span = d[j] - d[j - 1]
-            return span <= 0 ? t[j - 1] : t[j - 1] + (t[j] - t[j - 1]) * (target - d[j - 1]) / span
-        }
-        scan: while i < n && best.count < reps {
-            if d[i] < searchFrom { i += 1; continue }
-            guard let e = end(from: i) else { break }
-            guard e - t[i] <= limit else { i += 1; continue }
-            // A qualifying window: try the starts inside it and keep the fastest.
-            var rep = Rep(from: d[i], to: d[i] + length, start: t[i], end: e)
-            let firstEnd = d[i] + length
-            var k = i + 1
-            while k < n && d[k] < firstEnd {
-                guard let e2 = end(from: k) else { break }
-                if e2 - t[k] < rep.end - rep.start { rep = Rep(from: d[k], to: d[k] + length, start: t[k], end: e2) }
-                k += 1
-            }
-            if let last = chain.last, rep.start - last.end > maxRest {
-                restBreaks.append(rep.start - last.end)
-                chain = []
-            }
-            chain.append(rep)
-            if chain.count > best.count { best = chain }
-            searchFrom = rep.to
-            i = k
-            continue scan
-        }
+        let chain = RepChain.longest(distances: metrics.profile.distances, times: metrics.profile.times, length: length,
+                                     limit: limit, maxRest: maxRecovery * tolerance.recoveryFactor, cap: reps)
+        let best = chain.reps
         v.count = MissionCount(done: min(best.count, reps), target: reps, unit: "reps")
         var rests: [String] = []
         for (index, rep) in best.enumerated() {
@@ -65,8 +25,8 @@ extension MissionEvaluator {
         let paces = best.map { Pace.format(($0.end - $0.start) / (length / 1000)) }.joined(separator: ", ")
         var sentence = "\(best.count) of \(reps) reps of \(Int(saturating: length.rounded())) m at \(Pace.format(maxPace))/km or faster"
         if !best.isEmpty { sentence += " (\(paces)/km" + (rests.isEmpty ? ")" : "; rests \(rests.joined(separator: ", ")))") }
-        if let longest = restBreaks.max() {
-            sentence += "; a rest of \(DistanceFormat.duration(longest)) over the \(DistanceFormat.duration(maxRecovery)) limit restarted the count"
+        if let rest = chain.restBeyondLimit {
+            sentence += "; a rest of \(DistanceFormat.duration(rest)) over the \(DistanceFormat.duration(maxRecovery)) limit restarted the count"
         }
         v.add(Double(best.count) / Double(reps), sentence)
     }
