@@ -17,17 +17,17 @@ struct ModelTracksTruthByKindTests {
     /// over fewer moves by more than a point from runner to runner).
     static let minimumRows = 60
     /// Kinds this seed's logistic regression misses the bound for, measured (mean |p̂ − p_true|
-    /// over 73–99 held-out tries each, schemas v8 and v9, records 0654, 0656): distance in time 0.060,
-    /// intervals 0.082 and personal best 0.060 (their targets are judged against the latent race
-    /// pace, the features see a noisy estimate of it: the gap of records 0616, 0642 and 0651) and
-    /// negative split 0.054. Pace passes at 0.048 since the race pace is a weighted median (0.065
-    /// with the weighted mean of schema v5); night owl at 0.047 since the share of recent starts
-    /// in its window is a feature (0.051 in v6, record 0653). Recorded as known issues, so the
-    /// test fails when one of them starts to pass (then it leaves this list) or another kind
-    /// starts to miss.
-    static let knownMisses: Set<MissionKind> = [.distanceInTime, .intervals, .personalBest, .negativeSplit]
+    /// over 75–94 held-out tries each, schema v12 with the intervals check of record 0217):
+    /// personal best 0.061, intervals 0.055, hills 0.053, explorer 0.052 and distance in time
+    /// 0.051. Their targets are judged against the latent race pace or ground, which the features
+    /// see through a noisy estimate (records 0616, 0642, 0651); at this size a kind's figure moves
+    /// by about 0.01 when the simulator's random streams change (record 0217 changed them: hills
+    /// and explorer passed before, negative split missed at 0.054 and passes at 0.049 now). The shipped model, trained on 300 runners × 180 days, is within 0.05 for every
+    /// kind (its card). Recorded as known issues, so the test fails when one of them starts to
+    /// pass (then it leaves this list) or another kind starts to miss.
+    static let knownMisses: Set<MissionKind> = [.distanceInTime, .intervals, .personalBest, .hills, .explorer]
 
-    @Test("on held-out simulated missions, mean |p̂ − p_true| ≤ 0.05 for each kind (four known misses, ≤ 0.10)")
+    @Test("on held-out simulated missions, mean |p̂ − p_true| ≤ 0.05 for each kind (five known misses, ≤ 0.10)")
     func tracksTruthPerKind() throws {
         let configuration = SimulationConfiguration(runners: 160, days: 150, seed: 2025)
         let runners = ParallelMap.map(count: configuration.runners) {
