@@ -108,8 +108,9 @@ struct MissionKindsV5Tests {
         // Schema v6 keeps these features and changes the race pace they read (record 0651); v7
         // adds the two start-share terms (record 0653); v8 changes the race pace again (0654);
         // v9 adds the climb share of hills (0656), v10 the effort share of distance in time (0657),
-        // v11 the surge share of fartlek (0658), v12 the run shares of early bird and night owl (0659).
-        #expect(MissionFeatures.schema.version == 12 && MissionFeatures.schema.features.count == 92)
+        // v11 the surge share of fartlek (0658), v12 the run shares of early bird and night owl (0659),
+        // v13 the rep and steady shares of intervals (0662).
+        #expect(MissionFeatures.schema.version == 13 && MissionFeatures.schema.features.count == 94)
     }
 
     @Test("explorer history labels: a run on other ground completes, the usual route fails, no labels without digests")
