@@ -42,14 +42,14 @@ struct MissionsTodayCacheTests {
 
     /// 5 km at 3:20/km on 2027-01-15 in Seoul, from 07:00 local, one point every 2 s: fast
     /// enough to complete some of the day's missions.
-    static func ingestRequest(runID: String, start: EpochSeconds = 1_799_964_000) -> Request {
+    /// 50 min out and back (so it ends where it began), `metresPerFix` every 2 s: by default 15 km
+    /// at 3:20/km; 4 m is 6 km at 8:20/km, an easy run.
+    static func ingestRequest(runID: String, start: EpochSeconds = 1_799_964_000, metresPerFix: Double = 10) -> Request {
         var points: [JSONValue] = []
         var lat = 37.55
-        // 15 km in 50 min, out and back (so it ends where it began): long enough to complete
-        // some of the day's missions, a loop among them (feature schema v4 offers loops).
         for i in 0...1500 {
             points.append([.number(start + Double(i) * 2), .number(lat), .number(126.98)])
-            lat += (i < 750 ? 10.0 : -10.0) / 111_200
+            lat += (i < 750 ? metresPerFix : -metresPerFix) / 111_200
         }
         return request(["op": "runs.ingest", "user": "ana", "run_id": .string(runID), "points": .array(points)])
     }
@@ -100,11 +100,22 @@ struct MissionsTodayCacheTests {
         let before = try Self.servedMatchesFresh(ops, params)
         #expect(before.contains("\"status\":\"offered\""))
 
-        // A run today completes some of the day's missions: the answer changes.
-        let ingest = try ops.invalidatingToday(Self.ingestRequest(runID: "w-1"), ops.runsIngest)
+        // A run today completes some of the day's missions: the answer changes, and each
+        // mission's status is what the ingest answered for it. Which missions the test's random
+        // model picks varies with the schema (v13: a night owl, a fartlek and a recovery run of
+        // 20 min at 6:40/km or slower, which this easy run completes).
+        let ingest = try ops.invalidatingToday(Self.ingestRequest(runID: "w-1", metresPerFix: 4), ops.runsIngest)
         #expect(ingest["run"]?["local_day"] == "2027-01-15", "\(JSONWriter.string(ingest).prefix(3000))")
         let afterRun = try Self.servedMatchesFresh(ops, params)
         #expect(afterRun != before)
+        let served = try #require(try JSONParser.parse(afterRun)["missions"]?.arrayValue)
+        let verdicts = try #require(ingest["missions"]?.arrayValue)
+        #expect(!verdicts.isEmpty && verdicts.count == served.count)
+        for verdict in verdicts {
+            let id = try #require(verdict["id"]?.stringValue)
+            let mission = try #require(served.first { $0["id"]?.stringValue == id }, "\(id) not served")
+            #expect((mission["status"]?.stringValue == "completed") == (verdict["verdict"]?.stringValue == "completed"), "\(id)")
+        }
         #expect(afterRun.contains("\"status\":\"completed\""), "\(afterRun.prefix(600)) \(JSONWriter.string(ingest).prefix(3000))")
         // Today's run starts after the start of the day: the state as of then was kept.
         let asOf = try #require(CivilDate(iso: "2027-01-15")).startInstant(utcOffset: 9 * 3600)
