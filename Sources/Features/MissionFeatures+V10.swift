@@ -16,9 +16,13 @@ extension MissionFeatures {
         let tolerance = MissionTolerance.default
         let limit = maxDuration + tolerance.paceSlack * distance / 1000
         // The digest's effort is over the whole distance; the check times its accepted share.
-        let k = state.recentEfforts.filter { efforts in
-            efforts[distance].map { $0.isFinite && $0 * tolerance.distanceFraction <= limit } ?? false
-        }.count
+        return effortShareLogOdds(over: distance, state) { $0 * tolerance.distanceFraction <= limit }
+    }
+
+    /// log((k + ½) / (n − k + ½)) for the n runs of `RunnerState.recentEfforts`, k of which kept
+    /// a finite best effort over `distance` (seconds) that `counts` accepts.
+    static func effortShareLogOdds(over distance: Meters, _ state: RunnerState, counts: (Seconds) -> Bool) -> Double {
+        let k = state.recentEfforts.filter { efforts in efforts[distance].map { $0.isFinite && counts($0) } ?? false }.count
         return shareLogOdds(k, of: state.recentEfforts.count)
     }
 

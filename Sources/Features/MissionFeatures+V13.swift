@@ -17,10 +17,7 @@ extension MissionFeatures {
     static func paceShareLogOdds(over metres: Meters, maxPace: SecondsPerKm, _ state: RunnerState) -> Double {
         guard let distance = effortDistance(atLeast: metres) else { return 0 }
         let limit = (maxPace + MissionTolerance.default.paceSlack) * distance / 1000
-        let k = state.recentEfforts.filter { efforts in
-            efforts[distance].map { $0.isFinite && $0 <= limit } ?? false
-        }.count
-        return shareLogOdds(k, of: state.recentEfforts.count)
+        return effortShareLogOdds(over: distance, state) { $0 <= limit }
     }
 
     /// Terms added with schema v13 (record 0662), zero for other kinds: how often the runner's

@@ -44,9 +44,9 @@ enum RepChain {
         guard n >= 2, length > 0, length.isFinite, limit > 0, limit.isFinite, !maxRest.isNaN, cap >= 1 else {
             return Result(reps: [], restBeyondLimit: nil)
         }
-        // The instants at which each fix's window is half way and at its end; nil when the run
-        // ends before it.
-        var mids = [EpochSeconds](repeating: 0, count: n), ends = [EpochSeconds?](repeating: nil, count: n)
+        // The instants at which each fix's window is half way and at its end; +∞ when the run
+        // ends before it, so that it is never a rep (∞ − t is over any limit, or NaN).
+        var mids = [EpochSeconds](repeating: 0, count: n), ends = [EpochSeconds](repeating: .infinity, count: n)
         var j = 1, m = 1
         // The instant the profile first reaches `target` (≤ d[n − 1]), from fix `k` on.
         func reach(_ target: Meters, from i: Int, cursor k: inout Int) -> EpochSeconds {
@@ -59,7 +59,7 @@ enum RepChain {
             mids[i] = reach(d[i] + length / 2, from: i, cursor: &m)
             ends[i] = reach(d[i] + length, from: i, cursor: &j)
         }
-        func qualifies(_ i: Int) -> Bool { ends[i].map { $0 - t[i] <= limit } ?? false }
+        func qualifies(_ i: Int) -> Bool { ends[i] - t[i] <= limit }
 
         // chain[i]: the most reps (up to `cap`) of a chain that starts with the window of fix i,
         // 0 when that window is no rep. Its successors j start after it ends (d[j] ≥ d[i] +
@@ -74,7 +74,7 @@ enum RepChain {
                 while deque.count > head, chain[deque[deque.count - 1]] <= chain[offered] { deque.removeLast() }
                 deque.append(offered)
             }
-            while deque.count > head, t[deque[head]] - ends[i]! > maxRest { head += 1 }
+            while deque.count > head, t[deque[head]] - ends[i] > maxRest { head += 1 }
             chain[i] = min(cap, 1 + (deque.count > head ? chain[deque[head]] : 0))
         }
         let reps = chain.max() ?? 0
@@ -84,9 +84,9 @@ enum RepChain {
         // fastest window, then the first) among those that still allow the chain's length: a
         // window that runs from one rep across a jog into a faster one can be quicker than the
         // slower rep alone, but the jog slows one of its halves.
-        func slowerHalf(_ i: Int) -> Seconds { max(mids[i] - t[i], ends[i]! - mids[i]) }
+        func slowerHalf(_ i: Int) -> Seconds { max(mids[i] - t[i], ends[i] - mids[i]) }
         func better(_ a: Int, than b: Int) -> Bool {
-            slowerHalf(a) != slowerHalf(b) ? slowerHalf(a) < slowerHalf(b) : ends[a]! - t[a] < ends[b]! - t[b]
+            slowerHalf(a) != slowerHalf(b) ? slowerHalf(a) < slowerHalf(b) : ends[a] - t[a] < ends[b] - t[b]
         }
         var picked: [Int] = []
         var candidates = 0..<n
@@ -97,22 +97,22 @@ enum RepChain {
             guard let next = choice else { break }
             picked.append(next)
             // The next rep starts after this one ends, at most `maxRest` later.
-            let end = ends[next]!
+            let end = ends[next]
             var after = next + 1
             while after < n, d[after] < d[next] + length { after += 1 }
             var last = after
             while last < n, t[last] - end <= maxRest { last += 1 }
             candidates = after..<last
         }
-        let found = picked.map { Rep(from: d[$0], to: d[$0] + length, start: t[$0], end: ends[$0]!) }
+        let found = picked.map { Rep(from: d[$0], to: d[$0] + length, start: t[$0], end: ends[$0]) }
         guard found.count < cap, let first = found.first, let final = found.last else {
             return Result(reps: found, restBeyondLimit: nil)
         }
         // The nearest reps outside the chain: the first that starts after it, the last that ends before it.
         var rests: [Seconds] = []
         if let after = (0..<n).first(where: { d[$0] >= final.to && qualifies($0) }) { rests.append(t[after] - final.end) }
-        if let before = (0..<n).last(where: { d[$0] + length <= first.from && qualifies($0) }), let e = ends[before] {
-            rests.append(first.start - e)
+        if let before = (0..<n).last(where: { d[$0] + length <= first.from && qualifies($0) }) {
+            rests.append(first.start - ends[before])
         }
         return Result(reps: found, restBeyondLimit: rests.min())
     }
