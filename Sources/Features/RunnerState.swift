@@ -34,6 +34,11 @@ public struct PastOutcome: Sendable, Equatable {
 public struct OutcomeCount: Sendable, Equatable {
     public var tried = 0
     public var completed = 0
+
+    public init(tried: Int = 0, completed: Int = 0) {
+        self.tried = tried
+        self.completed = completed
+    }
 }
 
 /// A runner's state as of an instant, computed only from runs that started strictly before it
@@ -119,7 +124,7 @@ public struct RunnerState: Sendable, Equatable {
     /// Median elevation gain per km of the last 10 runs, m/km ≥ 0; nil without history.
     public let climbPerKm: Double?
     /// Mission outcomes decided in the `outcomeWindowDays` days before `asOf`, by kind.
-    public let outcomes: [MissionKind: OutcomeCount]
+    public private(set) var outcomes: [MissionKind: OutcomeCount]
     /// Number of runs before `asOf`.
     public let totalRuns: Int
     /// Distance of the runs that started in `asOf`'s local calendar week (Monday to Sunday in
@@ -278,6 +283,15 @@ public struct RunnerState: Sendable, Equatable {
     /// distance with Riegel's exponent (pace ∝ distance^0.06).
     public func expectedPace(over distance: Meters) -> SecondsPerKm {
         typicalPaceOrDefault * pow(max(distance, 400) / enduranceOrDefault, 0.06)
+    }
+
+    /// The same state with `counts` as the outcomes of the window, for a caller that counts them
+    /// itself (history labels count the runner's earlier labels, record 0663). Everything else,
+    /// the race pace included, keeps the outcomes the state was built with.
+    public func replacingOutcomes(_ counts: [MissionKind: OutcomeCount]) -> RunnerState {
+        var copy = self
+        copy.outcomes = counts
+        return copy
     }
 
     /// Completion rate of the runner's past missions of `kind` (or of all kinds when nil),

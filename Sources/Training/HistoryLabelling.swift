@@ -39,11 +39,13 @@ public enum HistoryLabelling {
             let digests = ParallelMap.map(count: runs.count) { i -> RunDigest? in
                 RunDigests.digest(track: try? store.run(user: runs[i].userID, id: runs[i].id)?.track)
             }.compactMap { $0 }
-            let perRun = ParallelMap.map(count: runs.count) { i -> Result<(labels: [HistoryLabels.Label], summary: Bool), Error> in
+            // The verdicts in parallel, then the features in time order, each run's read with the
+            // runner's earlier labels as past outcomes (record 0663).
+            let perRun = ParallelMap.map(count: runs.count) { i -> Result<(verdicts: HistoryLabels.Verdicts?, summary: Bool), Error> in
                 Result {
                     guard let blob = try store.run(user: runs[i].userID, id: runs[i].id)?.track else {
                         let offset = user.utcOffset(at: runs[i].startTime, resolver: resolver)
-                        return (HistoryLabels.labels(history: runs, at: i, run: nil, utcOffset: offset, digests: digests), true)
+                        return (HistoryLabels.verdicts(history: runs, at: i, run: nil, utcOffset: offset, digests: digests), true)
                     }
                     let track: Track
                     do {
@@ -52,15 +54,20 @@ public enum HistoryLabelling {
                         throw TrainingError.undecodableTrack(run: runs[i].id, problem: "\(error)")
                     }
                     let offset = user.utcOffset(at: runs[i].startTime, resolver: resolver)
-                    return (HistoryLabels.labels(history: runs, at: i, run: MissionRun(track: track), utcOffset: offset,
-                                                 digests: digests), false)
+                    return (HistoryLabels.verdicts(history: runs, at: i, run: MissionRun(track: track), utcOffset: offset,
+                                                   digests: digests), false)
                 }
             }
+            var verdicts: [HistoryLabels.Verdicts] = []
             for (i, result) in perRun.enumerated() {
-                let (runLabels, summary) = try result.get()
-                if summary && !runLabels.isEmpty { summaryRuns.insert(runs[i].id) }
-                labels += runLabels
+                let (runVerdicts, summary) = try result.get()
+                guard let runVerdicts else { continue }
+                if summary && !runVerdicts.checked.isEmpty { summaryRuns.insert(runs[i].id) }
+                verdicts.append(runVerdicts)
             }
+            let decided = verdicts, outcomes = HistoryLabels.pastOutcomes(runner: decided)
+            labels += ParallelMap.map(count: decided.count) { HistoryLabels.labels(decided[$0], outcomes: outcomes[$0]) }
+                .flatMap { $0 }
             done += runs.count
             progress?.update(done: done, total: total)
         }
