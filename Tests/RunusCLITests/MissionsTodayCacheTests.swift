@@ -14,7 +14,7 @@ struct MissionsTodayCacheTests {
     /// 2027-01-15 08:00 UTC, 17:00 in Seoul.
     static let now: EpochSeconds = 1_800_000_000
 
-    static func operations(_ dir: TemporaryDirectory) throws -> (DaemonOperations, SQLiteStore) {
+    static func operations(_ dir: TemporaryDirectory, clock: any Clock = FixedClock(now)) throws -> (DaemonOperations, SQLiteStore) {
         let store = try SQLiteStore(path: dir.file("d.sqlite"))
         try store.upsertUser(UserProfile(id: "ana", weightKg: 58, timeZone: "Asia/Seoul", utcOffsetSeconds: 9 * 3600))
         for i in 0..<12 {
@@ -23,7 +23,7 @@ struct MissionsTodayCacheTests {
         }
         let artifact = try DaemonEndToEndTests.artifact()
         let operations = DaemonOperations(store: store, scorer: try LogisticScorer(artifact: artifact), artifact: artifact,
-                                          clock: FixedClock(now), startedAt: now - 10)
+                                          clock: clock, startedAt: now - 10)
         return (operations, store)
     }
 
@@ -40,11 +40,13 @@ struct MissionsTodayCacheTests {
         return served
     }
 
-    /// 5 km at 3:20/km on 2027-01-15 in Seoul, from 07:00 local, one point every 2 s: fast
-    /// enough to complete some of the day's missions.
+    /// 2027-01-15 08:20 in Seoul: the start of the test's runs of that day.
+    static let runStart: EpochSeconds = 1_799_964_000
+
+    /// A run on 2027-01-15 in Seoul, from 08:20 local, one point every 2 s:
     /// 50 min out and back (so it ends where it began), `metresPerFix` every 2 s: by default 15 km
     /// at 3:20/km; 4 m is 6 km at 8:20/km, an easy run.
-    static func ingestRequest(runID: String, start: EpochSeconds = 1_799_964_000, metresPerFix: Double = 10) -> Request {
+    static func ingestRequest(runID: String, start: EpochSeconds = runStart, metresPerFix: Double = 10) -> Request {
         var points: [JSONValue] = []
         var lat = 37.55
         for i in 0...1500 {
@@ -94,16 +96,26 @@ struct MissionsTodayCacheTests {
     func invalidation() throws {
         let dir = TemporaryDirectory()
         defer { dir.cleanup() }
-        let (ops, store) = try Self.operations(dir)
+        let clock = ManualClock(Self.now)
+        let (ops, store) = try Self.operations(dir, clock: clock)
         defer { try? store.close() }
         let params: [String: JSONValue] = ["op": "missions.today", "user": "ana"]
+        // Which missions the test's random model picks changes with every feature schema, and an
+        // easy run completes some of them and not others. A mission the runner sets, 3 km, is one
+        // the easy run below completes whatever the model picks. It is set at 08:10 in Seoul,
+        // before the run starts (a run started before a mission was set never completes it).
+        clock.set(Self.runStart - 600)
+        let custom = try ops.invalidatingToday(Self.request(["op": "missions.custom", "user": "ana",
+                                                            "spec": ["kind": "distance", "distance_m": 3000]]),
+                                               ops.missionsCustom)
+        let customID = try #require(custom["mission"]?["id"]?.stringValue, "\(JSONWriter.string(custom).prefix(600))")
+        clock.set(Self.now)
         let before = try Self.servedMatchesFresh(ops, params)
-        #expect(before.contains("\"status\":\"offered\""))
+        #expect(before.contains("\"status\":\"offered\"") && before.contains(customID))
+        #expect(!before.contains("\"status\":\"completed\""))
 
-        // A run today completes some of the day's missions: the answer changes, and each
-        // mission's status is what the ingest answered for it. Which missions the test's random
-        // model picks varies with the schema (v13: a night owl, a fartlek and a recovery run of
-        // 20 min at 6:40/km or slower, which this easy run completes).
+        // A run today completes some of the day's missions, the runner's own among them: the
+        // answer changes, and each mission's status is what the ingest answered for it.
         let ingest = try ops.invalidatingToday(Self.ingestRequest(runID: "w-1", metresPerFix: 4), ops.runsIngest)
         #expect(ingest["run"]?["local_day"] == "2027-01-15", "\(JSONWriter.string(ingest).prefix(3000))")
         let afterRun = try Self.servedMatchesFresh(ops, params)
@@ -116,7 +128,8 @@ struct MissionsTodayCacheTests {
             let mission = try #require(served.first { $0["id"]?.stringValue == id }, "\(id) not served")
             #expect((mission["status"]?.stringValue == "completed") == (verdict["verdict"]?.stringValue == "completed"), "\(id)")
         }
-        #expect(afterRun.contains("\"status\":\"completed\""), "\(afterRun.prefix(600)) \(JSONWriter.string(ingest).prefix(3000))")
+        let mine = try #require(served.first { $0["id"]?.stringValue == customID })
+        #expect(mine["status"]?.stringValue == "completed", "\(afterRun.prefix(600)) \(JSONWriter.string(ingest).prefix(3000))")
         // Today's run starts after the start of the day: the state as of then was kept.
         let asOf = try #require(CivilDate(iso: "2027-01-15")).startInstant(utcOffset: 9 * 3600)
         #expect(ops.todayCache.entries.lookup(ExactText("ana"), .state(asOf: asOf)).value != nil)
