@@ -277,7 +277,7 @@ model-table-sim: build
 # table of `models compare`, then each card's by-person table (overall and per kind, before and
 # after the per-kind maps). model-table-people: the real runners (history labels);
 # model-table-people-sim: the default simulation (300 runners). Scratch files in var/.
-# The real runners' 669,049 history labels make the GBDT grid slow (5 folds × (grid + refit + 3
+# The real runners' 1,255,963 history labels make the GBDT grid slow (5 folds × (grid + refit + 3
 # inner fits)): one grid point there by default; PEOPLE_GBDT_FLAGS= runs the full grid.
 PEOPLE_FOLDS ?= 5
 PEOPLE_GBDT_FLAGS ?= --num-leaves 15 --min-data-in-leaf 100

@@ -302,6 +302,14 @@ public struct RunnerState: Sendable, Equatable {
         return (Double(c.completed) + 1) / (Double(c.tried) + 2)
     }
 
+    /// The log odds of `completionRate(kind)`, log((completed + 1) / (tried − completed + 1)),
+    /// from the counts (the rate's own log odds lose digits when it is near 1); 0 without outcomes.
+    public func completionLogOdds(_ kind: MissionKind?) -> Double {
+        let c = kind.map { outcomes[$0] ?? OutcomeCount() }
+            ?? outcomes.values.reduce(into: OutcomeCount()) { $0.tried += $1.tried; $0.completed += $1.completed }
+        return log(Double(c.completed) + 1) - log(Double(c.tried - c.completed) + 1)
+    }
+
     /// Missions of `kind` (all kinds when nil) tried before `asOf`.
     public func tried(_ kind: MissionKind?) -> Int {
         kind.map { outcomes[$0]?.tried ?? 0 } ?? outcomes.values.reduce(0) { $0 + $1.tried }

@@ -38,6 +38,7 @@ struct HistoryPastOutcomesTests {
         let rateKind = try #require(names.firstIndex(of: "past_completion_rate_kind"))
         let rateAll = try #require(names.firstIndex(of: "past_completion_rate"))
         let tries = try #require(names.firstIndex(of: "log_past_tries"))
+        let logOddsKind = try #require(names.firstIndex(of: "past_log_odds_kind"))
         var windowDropped = 0, read = 0
         for (v, got) in zip(runs, counts) {
             let expected = bruteCounts(runs, before: v.start)
@@ -51,6 +52,7 @@ struct HistoryPastOutcomesTests {
                 #expect(abs(f[rateKind] - (Double(own.completed) + 1) / (Double(own.tried) + 2)) <= 1e-12)
                 #expect(abs(f[rateAll] - (Double(total.completed) + 1) / (Double(total.tried) + 2)) <= 1e-12)
                 #expect(abs(f[tries] - log(1 + Double(total.tried))) <= 1e-12)
+                #expect(abs(f[logOddsKind] - log((Double(own.completed) + 1) / (Double(own.tried - own.completed) + 1))) <= 1e-12)
                 if own.tried > 0 { read += 1 }
             }
         }
@@ -63,7 +65,8 @@ struct HistoryPastOutcomesTests {
         let h = LabelHistory(seed: 23, count: 30)
         let runs = verdicts(h)
         let names = MissionFeatures.schema.features.map(\.name)
-        let outcomeFeatures: Set<String> = ["past_completion_rate_kind", "past_completion_rate", "log_past_tries"]
+        let outcomeFeatures: Set<String> = ["past_completion_rate_kind", "past_completion_rate", "log_past_tries",
+                                            "past_log_odds_kind"]
         let with = HistoryLabels.labels(runner: runs)
         let without = runs.flatMap { HistoryLabels.labels($0) }
         #expect(with.count == without.count)
