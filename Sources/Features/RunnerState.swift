@@ -294,24 +294,26 @@ public struct RunnerState: Sendable, Equatable {
         return copy
     }
 
+    /// The runner's past missions of `kind` (of all kinds when nil) in the outcome window.
+    public func outcomeCount(_ kind: MissionKind?) -> OutcomeCount {
+        kind.map { outcomes[$0] ?? OutcomeCount() }
+            ?? outcomes.values.reduce(into: OutcomeCount()) { $0.tried += $1.tried; $0.completed += $1.completed }
+    }
+
     /// Completion rate of the runner's past missions of `kind` (or of all kinds when nil),
     /// shrunk towards 1/2 by one success and one failure of prior (Laplace), in (0, 1).
     public func completionRate(_ kind: MissionKind?) -> Double {
-        let c = kind.map { outcomes[$0] ?? OutcomeCount() }
-            ?? outcomes.values.reduce(into: OutcomeCount()) { $0.tried += $1.tried; $0.completed += $1.completed }
+        let c = outcomeCount(kind)
         return (Double(c.completed) + 1) / (Double(c.tried) + 2)
     }
 
     /// The log odds of `completionRate(kind)`, log((completed + 1) / (tried − completed + 1)),
     /// from the counts (the rate's own log odds lose digits when it is near 1); 0 without outcomes.
     public func completionLogOdds(_ kind: MissionKind?) -> Double {
-        let c = kind.map { outcomes[$0] ?? OutcomeCount() }
-            ?? outcomes.values.reduce(into: OutcomeCount()) { $0.tried += $1.tried; $0.completed += $1.completed }
+        let c = outcomeCount(kind)
         return log(Double(c.completed) + 1) - log(Double(c.tried - c.completed) + 1)
     }
 
     /// Missions of `kind` (all kinds when nil) tried before `asOf`.
-    public func tried(_ kind: MissionKind?) -> Int {
-        kind.map { outcomes[$0]?.tried ?? 0 } ?? outcomes.values.reduce(0) { $0 + $1.tried }
-    }
+    public func tried(_ kind: MissionKind?) -> Int { outcomeCount(kind).tried }
 }
