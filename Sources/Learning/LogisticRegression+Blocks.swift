@@ -26,30 +26,30 @@ extension LogisticRegression {
     /// and the gradient and Hessian the next step needs (docs/decisions/0308).
     static func fitBlocks(_ pass: BlockPass, standardizer: Standardizer, configuration: Configuration, start: [Double]?,
                           labelMean: Double, totalWeight: Double) throws -> LogisticRegressionModel {
-        let p = pass.x.cols, dim = pass.dim, lambda = configuration.l2
+        let p = pass.x.cols, dim = pass.dim, lambda = configuration.penalties(columns: pass.x.cols)
         var beta = [Double](repeating: 0, count: dim)
         if configuration.fitIntercept { beta[p] = Logistic.logit(labelMean) }
         if let start { beta = start }
         var sums = pass.run(beta: beta)
-        var objective = sums.loss + penalty(beta: beta, lambda: lambda, penalised: p)
+        var objective = sums.loss + penalty(beta: beta, lambda: lambda)
         var gradient = beta, step = beta, trial = beta
         var iterations = 0, halvings = 0
         var converged = false
         var gradientMaxAbs = 0.0
         while true {
-            for j in 0..<dim { gradient[j] = sums.gradient[j] + (j < p ? lambda * beta[j] : 0) }
+            for j in 0..<dim { gradient[j] = sums.gradient[j] + (j < p ? lambda[j] * beta[j] : 0) }
             gradientMaxAbs = gradient.reduce(0) { max($0, abs($1)) }
             if gradientMaxAbs <= configuration.tolerance * totalWeight { converged = true; break }
             if iterations >= configuration.maxIterations { break }
             try sums.hessian.withUnsafeMutableBufferPointer { hp in
-                try newtonStep(hessianUpper: hp, lambda: lambda, penalised: p, gradient: gradient, into: &step, iteration: iterations)
+                try newtonStep(hessianUpper: hp, lambda: lambda, gradient: gradient, into: &step, iteration: iterations)
             }
             let slope = -BLAS.dot(gradient, step)
             var candidateSums = sums
             let accepted = halvingStep(from: beta, step: step, objective: objective, slope: slope,
                                        trial: &trial, halvings: &halvings) { trial in
                 candidateSums = pass.run(beta: trial)
-                return candidateSums.loss + penalty(beta: trial, lambda: lambda, penalised: p)
+                return candidateSums.loss + penalty(beta: trial, lambda: lambda)
             }
             guard let candidate = accepted else { break }
             swap(&beta, &trial)

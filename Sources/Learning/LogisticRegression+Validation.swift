@@ -17,6 +17,14 @@ extension LogisticRegression {
         if let weights, weights.count != x.rows {
             throw LearningError.dimensionMismatch(what: "weights (one per row of x)", expected: x.rows, actual: weights.count)
         }
+        if let scale = c.penaltyScale {
+            if scale.count != x.cols {
+                throw LearningError.dimensionMismatch(what: "penaltyScale (one per column of x)", expected: x.cols, actual: scale.count)
+            }
+            if let j = scale.firstIndex(where: { !($0.isFinite && $0 >= 0) }) {
+                throw LearningError.invalidConfiguration(parameter: "penaltyScale[\(j)]", value: "\(scale[j])", expected: "a finite number >= 0")
+            }
+        }
         if x.rows == 0 { throw LearningError.emptyData("logistic regression: x has no rows") }
         if x.cols == 0 && !c.fitIntercept {
             throw LearningError.emptyData("logistic regression: x has no columns and fitIntercept is false, nothing to fit")

@@ -27,12 +27,23 @@ public enum LogisticRegression {
         public var tolerance: Double
         /// Whether to fit the (unpenalised) intercept b; when false b = 0 on the standardized scale.
         public var fitIntercept: Bool
+        /// Per-feature multiples of λ, one per column, each finite and >= 0 (nil: 1 for every
+        /// column): coefficient j is penalised by λ·penaltyScale[j]. Terms that only refine
+        /// others (per-kind offsets) can be shrunk harder than the rest (record 0666).
+        public var penaltyScale: [Double]?
 
-        public init(l2: Double = 1.0, maxIterations: Int = 50, tolerance: Double = 1e-8, fitIntercept: Bool = true) {
+        public init(l2: Double = 1.0, maxIterations: Int = 50, tolerance: Double = 1e-8, fitIntercept: Bool = true,
+                    penaltyScale: [Double]? = nil) {
             self.l2 = l2
             self.maxIterations = maxIterations
             self.tolerance = tolerance
             self.fitIntercept = fitIntercept
+            self.penaltyScale = penaltyScale
+        }
+
+        /// λⱼ of each of `columns` coefficients: λ·penaltyScale[j], or λ without scales.
+        func penalties(columns: Int) -> [Double] {
+            penaltyScale.map { $0.map { l2 * $0 } } ?? [Double](repeating: l2, count: columns)
         }
     }
 
@@ -78,7 +89,7 @@ public enum LogisticRegression {
         let (totalWeight, labelMean) = try validate(x: x, y: y, weights: weights, configuration: configuration)
         let n = x.rows, p = x.cols
         let dim = p + (configuration.fitIntercept ? 1 : 0)
-        let lambda = configuration.l2
+        let lambda = configuration.penalties(columns: p)
         let w = weights ?? [Double](repeating: 1, count: n)
         let standardizer = Standardizer.fit(x, weights: weights)
         if let start { precondition(start.count == dim, "start has \(start.count) values, expected \(dim)") }
@@ -108,7 +119,7 @@ public enum LogisticRegression {
         // One pass per β gives the objective and, from the same exponentials, the residuals and
         // curvatures the next gradient and Hessian need (docs/decisions/0301).
         design.gemv(x: beta, y: &margin)
-        var objective = Self.evaluate(margin: margin, beta: beta, y: y, w: w, lambda: lambda, penalised: p,
+        var objective = Self.evaluate(margin: margin, beta: beta, y: y, w: w, lambda: lambda,
                                       residual: &residual, curvature: &curvature)
         var iterations = 0
         var halvings = 0
@@ -118,7 +129,7 @@ public enum LogisticRegression {
         while true {
             // Gradient: Zᵀ r + λβ (intercept not penalised).
             design.gemv(transposed: true, x: residual, y: &gradient)
-            for j in 0..<p { gradient[j] += lambda * beta[j] }
+            for j in 0..<p { gradient[j] += lambda[j] * beta[j] }
             gradientMaxAbs = gradient.reduce(0) { max($0, abs($1)) }
             if gradientMaxAbs <= configuration.tolerance * totalWeight { converged = true; break }
             if iterations >= configuration.maxIterations { break }
@@ -126,7 +137,7 @@ public enum LogisticRegression {
             // Newton system (ZᵀHZ + λI) d = g, upper triangle, solved in place by Cholesky.
             design.weightedGramUpper(weights: curvature, scratch: &scratch, into: &hessian)
             try hessian.withUnsafeMutableBufferPointer { hp in
-                try newtonStep(hessianUpper: hp, lambda: lambda, penalised: p, gradient: gradient, into: &step, iteration: iterations)
+                try newtonStep(hessianUpper: hp, lambda: lambda, gradient: gradient, into: &step, iteration: iterations)
             }
             // The move is -t·step; its directional derivative is -g·step < 0.
             let slope = -BLAS.dot(gradient, step)
@@ -134,7 +145,7 @@ public enum LogisticRegression {
             let accepted = halvingStep(from: beta, step: step, objective: objective, slope: slope,
                                        trial: &trial, halvings: &halvings) { trial in
                 design.gemv(x: trial, y: &trialMargin)
-                return Self.evaluate(margin: trialMargin, beta: trial, y: y, w: w, lambda: lambda, penalised: p,
+                return Self.evaluate(margin: trialMargin, beta: trial, y: y, w: w, lambda: lambda,
                                      residual: &trialResidual, curvature: &trialCurvature)
             }
             guard let candidate = accepted else { break }   // stalled: no decrease along the Newton direction
@@ -170,14 +181,15 @@ public enum LogisticRegression {
         return nil
     }
 
-    /// Solves (H + λI_penalised)·step = gradient by Cholesky (`LAPACKE_dposv`) on the upper
-    /// triangle of the dim × dim row-major `hessianUpper`, which it overwrites. λ is added to
-    /// the first `penalised` diagonal entries (not the intercept's).
-    static func newtonStep(hessianUpper h: UnsafeMutableBufferPointer<Double>, lambda: Double, penalised: Int,
+    /// Solves (H + diag(λ))·step = gradient by Cholesky (`LAPACKE_dposv`) on the upper
+    /// triangle of the dim × dim row-major `hessianUpper`, which it overwrites. λⱼ is added to
+    /// the first `lambda.count` diagonal entries (not the intercept's).
+    static func newtonStep(hessianUpper h: UnsafeMutableBufferPointer<Double>, lambda: [Double],
                            gradient: [Double], into step: inout [Double], iteration: Int) throws {
         let dim = gradient.count
-        precondition(h.count == dim * dim && step.count == dim, "newtonStep: sizes do not match dimension \(dim)")
-        for j in 0..<penalised { h[j * dim + j] += lambda }
+        precondition(h.count == dim * dim && step.count == dim && lambda.count <= dim,
+                     "newtonStep: sizes do not match dimension \(dim)")
+        for j in lambda.indices { h[j * dim + j] += lambda[j] }
         for j in 0..<dim { step[j] = gradient[j] }
         let info = step.withUnsafeMutableBufferPointer { sp in
             LAPACKE_dposv(LAPACK_ROW_MAJOR, CChar(UInt8(ascii: "U")), blasSize(dim), 1,
@@ -206,9 +218,9 @@ public enum LogisticRegression {
         return Matrix(rows: n, cols: dim, elements: elements)
     }
 
-    /// The objective f = Σ wᵢ·logloss(yᵢ, marginᵢ) + (λ/2)·Σ_{j<penalised} βⱼ², and per row the
+    /// The objective f = Σ wᵢ·logloss(yᵢ, marginᵢ) + ½·Σ_j λⱼβⱼ², and per row the
     /// residual wᵢ(σᵢ − yᵢ) and curvature wᵢσᵢ(1 − σᵢ) (see `evaluateRows`).
-    static func evaluate(margin: [Double], beta: [Double], y: [Double], w: [Double], lambda: Double, penalised: Int,
+    static func evaluate(margin: [Double], beta: [Double], y: [Double], w: [Double], lambda: [Double],
                          residual: inout [Double], curvature: inout [Double]) -> Double {
         let loss = margin.withUnsafeBufferPointer { m in
             y.withUnsafeBufferPointer { yp in
@@ -222,14 +234,22 @@ public enum LogisticRegression {
                 }
             }
         }
-        return loss + penalty(beta: beta, lambda: lambda, penalised: penalised)
+        return loss + penalty(beta: beta, lambda: lambda)
     }
 
-    /// (λ/2)·Σ_{j<penalised} βⱼ² (the intercept, last, is not penalised).
-    static func penalty(beta: [Double], lambda: Double, penalised: Int) -> Double {
-        var squares = 0.0
-        for j in 0..<penalised { squares += beta[j] * beta[j] }
-        return 0.5 * lambda * squares
+    /// ½·Σ_{j < lambda.count} λⱼβⱼ² (the intercept, last, is not penalised). With every λⱼ equal
+    /// this is ½·λ·Σβⱼ², summed as such so that models fitted before per-feature penalties are
+    /// reproduced bit for bit.
+    static func penalty(beta: [Double], lambda: [Double]) -> Double {
+        guard let first = lambda.first else { return 0 }
+        if lambda.allSatisfy({ $0 == first }) {
+            var squares = 0.0
+            for j in lambda.indices { squares += beta[j] * beta[j] }
+            return 0.5 * first * squares
+        }
+        var sum = 0.0
+        for j in lambda.indices { sum += lambda[j] * beta[j] * beta[j] }
+        return 0.5 * sum
     }
 
     /// Σ wᵢ·logloss(yᵢ, mᵢ) over `count` rows, writing each row's residual wᵢ(σᵢ − yᵢ) and
