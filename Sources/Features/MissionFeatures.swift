@@ -22,7 +22,8 @@ import Glibc
 /// share of recent runs that started in an early-bird or night-owl window and covered its
 /// distance (record 0659); v13 the shares of recent runs that held an intervals mission's rep
 /// pace over one rep and over all its reps in a row (record 0662); v14 the runner's record on the
-/// kind offered as log odds (record 0664).
+/// kind offered as log odds (record 0664); v15 the share of recent runs as long as the mission
+/// asks, per kind (record 0665).
 public enum MissionFeatures {
     /// The kinds the schema models, in column order. Listed explicitly: a new mission kind changes
     /// nothing here (and no model) until it is added with a new schema version.
@@ -42,7 +43,7 @@ public enum MissionFeatures {
         let value: @Sendable (MissionSpec, RunnerState) -> Double
     }
 
-    public static let schema = FeatureSchema(version: 14, features: features.map(\.definition))
+    public static let schema = FeatureSchema(version: 15, features: features.map(\.definition))
 
     /// Days assumed since the last run for a runner without history.
     public static let daysWithoutHistory = 30.0
@@ -204,6 +205,7 @@ public enum MissionFeatures {
         out += schemaV12MissionFeatures
         out += schemaV13MissionFeatures
         out += schemaV14MissionFeatures
+        out += schemaV15MissionFeatures
         out.append(feature("rel_longest", "log ratio",
                            "log(mission distance / longest run of the last 28 days), any kind",
                            missing: "0 without a run in 28 days") { spec, state in

@@ -105,6 +105,10 @@ public struct RunnerState: Sendable, Equatable {
     /// non-negative number counts as 0): what `run_share_early_bird` and `run_share_night_owl`
     /// read with the start minutes (record 0659).
     public let recentStartDistances: [Meters]
+    /// Moving time of each of the same runs, seconds ≥ 0 (a stored moving time that is not a
+    /// finite non-negative number counts as 0): what the reach shares of duration and recovery
+    /// missions read (record 0665).
+    public let recentMovingTimes: [Seconds]
     /// Elevation gain of the last `climbShareWindow` runs, metres ≥ 0 (a stored gain that is
     /// not a finite non-negative number counts as 0), oldest first; empty without history: what
     /// `climb_share_hills` reads (record 0656).
@@ -217,6 +221,7 @@ public struct RunnerState: Sendable, Equatable {
         }
         climbPerKm = Self.median(recent.filter { $0.distance >= 100 }.map { $0.elevationGain / ($0.distance / 1000) })
         recentClimbs = past.suffix(Self.climbShareWindow).map { $0.elevationGain.isFinite ? max(0, $0.elevationGain) : 0 }
+        recentMovingTimes = past.suffix(Self.startHourWindow).map { $0.moving.isFinite ? max(0, $0.moving) : 0 }
 
         let habits = Self.habits(past: past, asOf: asOf, utcOffset: utcOffset)
         consistency8w = habits.consistency; weekStreak = habits.weekStreak; dayStreak = habits.dayStreak

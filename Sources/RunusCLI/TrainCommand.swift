@@ -11,7 +11,7 @@ import Features
 enum TrainCommand: Command {
     static let name = "train"
     static let abstract = "Train the mission model (logistic regression or gradient-boosted trees) on a database."
-    static let usage = "--db PATH|URI --out DIR [--model lr|gbdt] [--l2 L] [--train-fraction F] [--validation-fraction V] [--calibration M] [--init lr|none] [--refit yes|no] [--labels logged|history|both] [--seed S] [--people-folds K [--people-inner-folds J] [--kind-calibration yes|no]]"
+    static let usage = "--db PATH|URI --out DIR [--model lr|gbdt] [--l2 L] [--offset-penalty auto|F] [--train-fraction F] [--validation-fraction V] [--calibration M] [--init lr|none] [--refit yes|no] [--labels logged|history|both] [--seed S] [--people-folds K [--people-inner-folds J] [--kind-calibration yes|no]]"
     static let discussion = """
     Examples are tried missions (completed or failed) with as-of features from earlier runs,
     split by time (docs/decisions/0610): the last part of the period is the test slice; before
@@ -29,6 +29,7 @@ enum TrainCommand: Command {
         .required("out", "DIR", help: "Directory to write model.json and MODEL_CARD.md into."),
         .value("model", "KIND", default: "lr", help: "Model kind: lr (logistic regression) or gbdt (gradient-boosted trees)."),
         .value("l2", "L", default: "1", help: "lr, and gbdt's initial model: L2 penalty λ (> 0; scikit-learn C = 1/λ)."),
+        .value("offset-penalty", "auto|F", default: "auto", help: "lr: factor on λ for schema v15's per-kind terms (>= 1), or auto: chosen from 1, 10, 100, 1000, 10000 on training runners held out as people (record 0666)."),
         .value("train-fraction", "F", default: "0.8", help: "Share of examples, by time, before the test slice (0.5-0.95)."),
         .value("validation-fraction", "V", default: "0.15", help: "gbdt: share of all examples, the latest before the test slice, for validation (0.05-0.4)."),
         .value("calibration", "M", default: "auto", help: "gbdt: auto, platt, isotonic or none (fitted on the validation slice)."),
@@ -96,6 +97,9 @@ enum TrainCommand: Command {
         }
         var options = TrainingPipeline.Options()
         options.l2 = try arguments.double("l2", in: 1e-9...1e9)!
+        if try arguments.require("offset-penalty") != "auto" {
+            options.offsetPenalty = try arguments.double("offset-penalty", in: 1...1e9)
+        }
         options.trainFraction = trainFraction
         options.seed = seed
         let result = try TrainingPipeline.train(examples: data.examples, runners: data.runners, sources: data.sources, options: options)

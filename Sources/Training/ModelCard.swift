@@ -7,6 +7,19 @@ import Missions
 /// how good it is on held-out data, and where not to trust it. Deterministic text (no paths,
 /// no wall-clock time) so that retraining reproduces it byte for byte.
 public enum ModelCard {
+    /// How the per-kind terms of schema v15 were penalised (record 0666).
+    static func offsetLine(_ result: TrainingPipeline.Result, options: TrainingPipeline.Options) -> String {
+        let factor = OffsetPenalty.factor(of: result.artifact)
+        let f = { (x: Double) in TrainingPipeline.rounded(x, 4) }
+        guard let choice = result.offsetChoice else {
+            return "- **Per-kind terms** (`reach_share_<kind>`, `past_log_odds_<kind>`): penalised by \(factor) × λ"
+                + (options.offsetPenalty == nil ? " (one runner: nothing to hold out, so not chosen)." : " (given).")
+        }
+        let losses = choice.validationLogLoss.map { "×\($0.factor): \(f($0.logLoss))" }.joined(separator: ", ")
+        return "- **Per-kind terms** (`reach_share_<kind>`, `past_log_odds_<kind>`): penalised by \(factor) × λ, chosen on 30 % of the "
+            + "training runners held out as people (record 0666); validation log loss \(losses)."
+    }
+
     public static func markdown(_ result: TrainingPipeline.Result, options: TrainingPipeline.Options) -> String {
         let a = result.artifact
         let t = result.test
@@ -16,6 +29,7 @@ public enum ModelCard {
         lines.append("# Model card: \(a.modelVersion)")
         lines.append("")
         lines.append("- **Type**: L2-regularised logistic regression (Newton/IRLS on LAPACK `dposv`), λ = \(options.l2) (scikit-learn C = \(f(1 / options.l2, 4))), \(a.training.iterations) iterations, converged: \(a.training.converged).")
+        lines.append(offsetLine(result, options: options))
         lines.append("- **Predicts**: the probability that a runner who tries a mission completes it (label definition: docs/decisions/0004-mission-labels.md).")
         lines.append("- **Features**: \(a.featureNames.count) (schema hash `\(a.featureSchemaHash)`, listed in docs/features.md).")
         lines.append("- **Data source**: runs from \(result.sources.joined(separator: ", "))\(result.sources == ["simulated"] ? " (`runus simulate`, docs/simulation.md)" : "").")
@@ -59,7 +73,7 @@ public enum ModelCard {
         lines.append("- Labels exist only for missions that were tried; the probability is conditional on trying.")
         lines.append("- New runners get features from beginner defaults (4 km, 7:00/km) until their first run.")
         lines.append("")
-        lines.append("Reproduce: `runus train --db DB --out DIR --l2 \(options.l2) --seed \(options.seed)` on the same database gives identical files.")
+        lines.append("Reproduce: `runus train --db DB --out DIR --l2 \(options.l2) --seed \(options.seed)\(options.offsetPenalty.map { " --offset-penalty \($0)" } ?? "")` on the same database gives identical files.")
         return lines.joined(separator: "\n") + "\n"
     }
 

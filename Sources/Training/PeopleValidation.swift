@@ -76,17 +76,28 @@ public enum PeopleValidation {
         let shared: AnyModelArtifact, validationProbabilities: [Double]
         switch learner {
         case .lr(let o):
-            let configuration = LogisticRegression.Configuration(l2: o.l2)
-            let x = Matrix(rowArrays: inner.train.map(\.features), cols: schema.count)
-            let heldOutModel = try LogisticRegression.fit(x: x, y: inner.train.map(\.label), configuration: configuration)
-            validationProbabilities = validation.map { heldOutModel.probability(row: $0.features) }
+            // The per-kind terms' penalty, chosen on the validation runners (record 0666).
+            let factor: Double
+            if let given = o.offsetPenalty {
+                factor = given
+                let x = Matrix(rowArrays: inner.train.map(\.features), cols: schema.count)
+                let heldOutModel = try LogisticRegression.fit(x: x, y: inner.train.map(\.label),
+                                                              configuration: .init(l2: o.l2, penaltyScale: OffsetPenalty.scale(given)))
+                validationProbabilities = validation.map { heldOutModel.probability(row: $0.features) }
+            } else {
+                let choice = try OffsetPenalty.choose(fitting: inner.train, validation: validation, l2: o.l2)
+                factor = choice.factor
+                validationProbabilities = choice.validationProbabilities
+            }
             let ax = Matrix(rowArrays: examples.map(\.features), cols: schema.count)
-            let model = try LogisticRegression.fit(x: ax, y: examples.map(\.label), configuration: configuration)
+            let model = try LogisticRegression.fit(x: ax, y: examples.map(\.label),
+                                                   configuration: .init(l2: o.l2, penaltyScale: OffsetPenalty.scale(factor)))
             let report = model.fitReport
             shared = .logisticRegression(try ModelArtifact(
                 model: model, modelVersion: "lr-\(fingerprint.prefix(8))", featureNames: schema.names, featureSchemaHash: schema.hash,
                 training: .init(fingerprint: fingerprint, rows: examples.count, seed: o.seed, l2: o.l2,
-                                iterations: report?.iterations ?? 0, converged: report?.converged ?? false)))
+                                iterations: report?.iterations ?? 0, converged: report?.converged ?? false),
+                metrics: [OffsetPenalty.metricKey: factor]))
         case .gbdt(let o):
             let fitted = try TrainingPipeline.fitBoosting(train: inner.train, validation: validation, fingerprint: fingerprint,
                                                           options: o, progress: { _ in })
@@ -120,7 +131,7 @@ public enum PeopleValidation {
     }
 
     /// `model` (fitted with its choices made) refitted on `rows` with the same choices: the LR's
-    /// λ; the GBDT's shape, number of trees, initial-model λ and shared calibration map.
+    /// λ and per-kind terms' penalty; the GBDT's shape, number of trees, initial-model λ and shared calibration map.
     static func refit(like model: AnyModelArtifact, learner: Learner, on rows: [LabelledExample]) throws -> ScoringArtifact {
         let schema = MissionFeatures.schema
         let x = Matrix(rowArrays: rows.map(\.features), cols: schema.count), y = rows.map(\.label)
@@ -140,9 +151,10 @@ public enum PeopleValidation {
                 model: trees, modelVersion: a.modelVersion, featureNames: schema.names, featureSchemaHash: schema.hash,
                 fingerprint: fingerprint, seed: UInt64(o.seed), configuration: c, calibration: a.calibration, initModel: initModel)))
         default:
-            let l2: Double
+            let l2: Double, factor: Double
             if case .lr(let o) = learner { l2 = o.l2 } else { l2 = 1 }
-            let lr = try LogisticRegression.fit(x: x, y: y, configuration: .init(l2: l2))
+            if case .logisticRegression(let a) = model { factor = OffsetPenalty.factor(of: a) } else { factor = 1 }
+            let lr = try LogisticRegression.fit(x: x, y: y, configuration: .init(l2: l2, penaltyScale: OffsetPenalty.scale(factor)))
             return try ScoringArtifact(.logisticRegression(try ModelArtifact(
                 model: lr, modelVersion: "lr-inner", featureNames: schema.names, featureSchemaHash: schema.hash,
                 training: .init(fingerprint: fingerprint, rows: rows.count, seed: 1, l2: l2, iterations: 0, converged: true))))
@@ -155,7 +167,7 @@ public enum PeopleValidation {
                                      progress: (String) -> Void = { _ in }) throws -> CrossValidation {
         let split = try PeopleSplit(examples, folds: options.folds, seed: options.seed)
         var shared = [Double](repeating: .nan, count: examples.count), perKind = shared, baseRate = shared
-        var shrinkages: [Double] = []
+        var shrinkages: [Double] = [], offsetFactors: [Double] = []
         for k in 0..<split.folds {
             let (train, heldOut) = split.fold(k, of: examples)
             let positions = examples.indices.filter { split.foldOf[examples[$0].userID] == k }
@@ -167,12 +179,18 @@ public enum PeopleValidation {
             for (j, i) in positions.enumerated() { shared[i] = p[j]; perKind[i] = q[j]; baseRate[i] = b[j] }
             let lambda = fitted.kindChoice?.shrinkage ?? .infinity
             shrinkages.append(lambda)
+            var offset = ""
+            if case .logisticRegression(let a) = fitted.shared {
+                offsetFactors.append(OffsetPenalty.factor(of: a))
+                offset = "; per-kind terms' penalty ×\(OffsetPenalty.factor(of: a))"
+            }
             progress("fold \(k + 1)/\(split.folds): \(split.runners(inFold: k).count) runners held out (\(heldOut.count) rows); "
                      + "fitted on \(fitted.fittingRunners) runners, choices on \(fitted.validationRunners); per-kind shrinkage "
-                     + (lambda.isFinite ? "\(lambda)" : "none (shared map)") + "\n")
+                     + (lambda.isFinite ? "\(lambda)" : "none (shared map)") + offset + "\n")
         }
         return CrossValidation(learner: learner.name, folds: split.folds, seed: options.seed, examples: examples, foldOf: split.foldOf,
-                               shared: shared, perKind: perKind, baseRate: baseRate, shrinkages: shrinkages)
+                               shared: shared, perKind: perKind, baseRate: baseRate, shrinkages: shrinkages,
+                               offsetFactors: offsetFactors)
     }
 
     /// Probabilities of an artifact as the daemon serves them (the Engine scorers' arithmetic,
@@ -211,6 +229,8 @@ public struct CrossValidation: Sendable {
     public let shared: [Double], perKind: [Double], baseRate: [Double]
     /// The per-kind shrinkage chosen in each fold (∞: the shared map won).
     public let shrinkages: [Double]
+    /// The LR's per-kind terms' penalty factor chosen in each fold (record 0666); empty for GBDT.
+    public var offsetFactors: [Double] = []
 
     public var runners: Int { foldOf.count }
 
@@ -290,7 +310,10 @@ public struct CrossValidation: Sendable {
         let r = { (x: Double) in TrainingPipeline.rounded(x) }
         let lambdas = shrinkages.map { $0.isFinite ? r($0) : "∞" }.joined(separator: ", ")
         var out = "Held out as people: leave-runners-out cross-validation, \(folds) folds of \(runners) runners (hash seed \(seed)); "
-            + "every choice made on the training runners of each fold. Per-kind shrinkage chosen per fold: \(lambdas).\n\n"
+            + "every choice made on the training runners of each fold. Per-kind shrinkage chosen per fold: \(lambdas)."
+            + (offsetFactors.isEmpty ? "" : " Per-kind terms' penalty factor chosen per fold (record 0666): "
+                 + offsetFactors.map { r($0) }.joined(separator: ", ") + ".")
+            + "\n\n"
         out += "| kind | rows | completed | runners | largest runner's rows | AUC | ECE | log loss | base-rate log loss | AUC (per-kind cal.) | ECE (per-kind cal.) | log loss (per-kind cal.) | goal met (before → after) |\n"
         out += "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
         for (b, a) in zip(before, after) {

@@ -11,8 +11,12 @@ public enum TrainingPipeline {
         public var l2 = 1.0
         /// Fraction of the examples (by time) used for training, 0.5-0.95; the rest is the test set.
         public var trainFraction = 0.8
-        /// Recorded in the artifact; LR with Newton's method draws no random numbers.
+        /// Recorded in the artifact; LR with Newton's method draws no random numbers. Also the
+        /// hash seed of the runners held out to choose `offsetPenalty` (with `seed + 1`).
         public var seed = 1
+        /// Factor on λ for the per-kind terms of schema v15 (record 0666); nil: chosen from
+        /// `OffsetPenalty.grid` on runners of the training slice held out as people.
+        public var offsetPenalty: Double?
 
         public init() {}
     }
@@ -38,6 +42,8 @@ public enum TrainingPipeline {
         public let completedByKind: [MissionKind: (tried: Int, completed: Int)]
         /// Where the training runs came from ("simulated", "import", "app"), sorted.
         public let sources: [String]
+        /// How the per-kind terms' penalty was chosen; nil when it was given (or one runner).
+        public var offsetChoice: OffsetPenalty.Choice? = nil
 
         /// Rows the model was fitted on: everything before the test cutoff.
         public var trainRows: Int { split.beforeTest.count }
@@ -49,15 +55,19 @@ public enum TrainingPipeline {
         let split = try TrainingSplit(examples, trainFraction: options.trainFraction, validationFraction: 0)
         let train = split.beforeTest, test = split.test
         let schema = MissionFeatures.schema
+        let choice = try options.offsetPenalty == nil ? OffsetPenalty.choose(train, l2: options.l2, seed: options.seed) : nil
+        let factor = options.offsetPenalty ?? choice?.factor ?? 1
         let x = Matrix(rowArrays: train.map(\.features), cols: schema.count)
         let model = try LogisticRegression.fit(x: x, y: train.map(\.label),
-                                                configuration: .init(l2: options.l2))
+                                                configuration: .init(l2: options.l2, penaltyScale: OffsetPenalty.scale(factor)))
         let evaluation = try evaluate(model: model, on: test)
         let fingerprint = Self.fingerprint(examples)
         var metrics: [String: Double] = [
             "test_auc": evaluation.auc, "test_log_loss": evaluation.logLoss, "test_brier": evaluation.brier,
             "test_ece": evaluation.ece, "test_rows": Double(test.count), "test_base_rate": evaluation.baseRate,
+            OffsetPenalty.metricKey: factor,
         ]
+        for (f, loss) in choice?.validationLogLoss ?? [] { metrics[OffsetPenalty.lossKey(f)] = loss }
         if let mae = evaluation.maeTrue { metrics["test_mae_vs_true_p"] = mae }
         let report = model.fitReport
         let artifact = try ModelArtifact(
@@ -68,7 +78,7 @@ public enum TrainingPipeline {
             metrics: metrics)
         return Result(artifact: artifact, split: split, test: evaluation, runners: runners,
                       firstTime: examples.first!.time, lastTime: examples.last!.time,
-                      completedByKind: completedByKind(examples), sources: sources)
+                      completedByKind: completedByKind(examples), sources: sources, offsetChoice: choice)
     }
 
     public static func evaluate(model: LogisticRegressionModel, on examples: [LabelledExample]) throws -> Evaluation {

@@ -65,8 +65,8 @@ struct HistoryPastOutcomesTests {
         let h = LabelHistory(seed: 23, count: 30)
         let runs = verdicts(h)
         let names = MissionFeatures.schema.features.map(\.name)
-        let outcomeFeatures: Set<String> = ["past_completion_rate_kind", "past_completion_rate", "log_past_tries",
-                                            "past_log_odds_kind"]
+        let outcomeFeatures = Set(["past_completion_rate_kind", "past_completion_rate", "log_past_tries", "past_log_odds_kind"]
+                                  + MissionFeatures.kinds.map { "past_log_odds_\($0.rawValue)" })
         let with = HistoryLabels.labels(runner: runs)
         let without = runs.flatMap { HistoryLabels.labels($0) }
         #expect(with.count == without.count)

@@ -110,8 +110,8 @@ struct MissionKindsV5Tests {
         // v9 adds the climb share of hills (0656), v10 the effort share of distance in time (0657),
         // v11 the surge share of fartlek (0658), v12 the run shares of early bird and night owl (0659),
         // v13 the rep and steady shares of intervals (0662), v14 the log odds of the runner's record
-        // on the kind (0664).
-        #expect(MissionFeatures.schema.version == 14 && MissionFeatures.schema.features.count == 95)
+        // on the kind (0664), v15 per kind the reach share and the record (0665: 2 × 18 terms).
+        #expect(MissionFeatures.schema.version == 15 && MissionFeatures.schema.features.count == 131)
     }
 
     @Test("explorer history labels: a run on other ground completes, the usual route fails, no labels without digests")
