@@ -4,6 +4,14 @@
 // OS surface has exactly one importing module.
 import PackageDescription
 
+// `make test` builds in debug, and its tests simulate and train hundreds of runners: unoptimised,
+// the computing modules run them about 12 times slower than the release build serves them, which
+// was most of CI's 20 minutes. So debug builds compile those modules with -O too (the same code
+// the daemon runs; no `assert` is used, and -O keeps overflow checks and preconditions), record
+// 0011. RUNUS_ONONE=1 keeps them unoptimised, for stepping through them in a debugger.
+let optimisedInDebug: [SwiftSetting] = Context.environment["RUNUS_ONONE"] == "1"
+    ? [] : [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "runus",
     products: [
@@ -24,29 +32,29 @@ let package = Package(
                        pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // Pure modules.
-        .target(name: "RunusCore"),
+        .target(name: "RunusCore", swiftSettings: optimisedInDebug),
         // -fno-math-errno: libm's sin and cos of one angle become one sincos call (the same bits,
         // checked over a dense sweep; record 0162).
         .target(name: "Tracking", dependencies: ["RunusCore"],
-                swiftSettings: [.unsafeFlags(["-Xcc", "-fno-math-errno"])]),
-        .target(name: "TrackFormats", dependencies: ["RunusCore", "Tracking", "CZlib"]),
+                swiftSettings: [.unsafeFlags(["-Xcc", "-fno-math-errno"])] + optimisedInDebug),
+        .target(name: "TrackFormats", dependencies: ["RunusCore", "Tracking", "CZlib"], swiftSettings: optimisedInDebug),
         // The activity classifier's lab: forest training, synthetic tracks, held-out evaluation,
         // labelled-track tables. Tracking runs the shipped forest; this trains and scores it.
-        .target(name: "ActivityLab", dependencies: ["RunusCore", "Tracking"]),
-        .target(name: "Missions", dependencies: ["RunusCore", "Tracking"]),
-        .target(name: "Learning", dependencies: ["RunusCore", "CBLAS", "CLAPACKE"]),
-        .target(name: "Features", dependencies: ["RunusCore", "Tracking", "Missions"]),
-        .target(name: "Engine", dependencies: ["RunusCore", "Tracking", "TrackFormats", "Missions", "Features", "Learning"]),
-        .target(name: "Simulation", dependencies: ["RunusCore", "Tracking", "TrackFormats", "Missions"]),
-        .target(name: "Reports", dependencies: ["RunusCore", "Learning"]),
+        .target(name: "ActivityLab", dependencies: ["RunusCore", "Tracking"], swiftSettings: optimisedInDebug),
+        .target(name: "Missions", dependencies: ["RunusCore", "Tracking"], swiftSettings: optimisedInDebug),
+        .target(name: "Learning", dependencies: ["RunusCore", "CBLAS", "CLAPACKE"], swiftSettings: optimisedInDebug),
+        .target(name: "Features", dependencies: ["RunusCore", "Tracking", "Missions"], swiftSettings: optimisedInDebug),
+        .target(name: "Engine", dependencies: ["RunusCore", "Tracking", "TrackFormats", "Missions", "Features", "Learning"], swiftSettings: optimisedInDebug),
+        .target(name: "Simulation", dependencies: ["RunusCore", "Tracking", "TrackFormats", "Missions"], swiftSettings: optimisedInDebug),
+        .target(name: "Reports", dependencies: ["RunusCore", "Learning"], swiftSettings: optimisedInDebug),
         // Seeded generators of pathological requests and track-file mutations, the answer
         // checker and the minimizer of `make fuzz` (record 0540): pure, like the modules above.
-        .target(name: "Fuzzing", dependencies: ["RunusCore", "Tracking", "TrackFormats", "Missions"]),
+        .target(name: "Fuzzing", dependencies: ["RunusCore", "Tracking", "TrackFormats", "Missions"], swiftSettings: optimisedInDebug),
         // Labelled data, time splits, the LR and GBDT pipelines, baselines, comparison, model cards,
         // policy simulation and report data: pure given the store protocols (no Storage).
         .target(name: "Training", dependencies: [
             "RunusCore", "Tracking", "TrackFormats", "Missions", "Features", "Learning", "Engine", "Simulation", "Reports",
-        ]),
+        ], swiftSettings: optimisedInDebug),
 
         // I/O modules.
         .target(name: "Storage", dependencies: ["RunusCore", "CSQLite"]),

@@ -17,20 +17,20 @@ struct ModelTracksTruthByKindTests {
     /// over fewer moves by more than a point from runner to runner).
     static let minimumRows = 60
     /// Kinds this seed's logistic regression misses the bound for, measured (mean |p̂ − p_true|
-    /// over 75–94 held-out tries each, schema v15 with its per-kind terms' penalty chosen on
-    /// held-out runners, record 0666): personal best 0.064 (0.061 in v14), intervals 0.057 (0.054
-    /// in v14), hills 0.054, explorer 0.054 and distance in time 0.0501 (0.051 in v14); fartlek
-    /// passes at 0.050 (v15 with the offsets penalised like the rest: 0.070). Their targets are judged against the latent race pace or ground, which the features
-    /// see through a noisy estimate (records 0616, 0642, 0651); at this size a kind's figure moves
-    /// by about 0.01 when the simulator's random streams change (record 0217 changed them: hills
-    /// and explorer passed before, negative split missed at 0.054 and passes at 0.049 now). The shipped model, trained on 300 runners × 180 days, is within 0.05 for every
-    /// kind (its card). Recorded as known issues, so the test fails when one of them starts to
-    /// pass (then it leaves this list) or another kind starts to miss.
-    static let knownMisses: Set<MissionKind> = [.distanceInTime, .intervals, .personalBest, .hills, .explorer]
+    /// over 176–226 held-out tries each, schema v15 with its per-kind terms' penalty chosen on
+    /// held-out runners, record 0666): personal best 0.059 and distance in time 0.051. Their
+    /// targets are judged against the latent race pace, which the features see through a noisy
+    /// estimate (records 0616, 0642, 0651); a kind's figure moves by about 0.01 from seed to seed
+    /// (the shipped model's simulation, seed 1 at the same size, is within 0.05 for every kind: its
+    /// card). At 160 runners × 150 days, intervals (0.057), hills (0.054) and explorer (0.054)
+    /// missed too; the simulation is now the shipped model's size. Recorded as known issues, so the
+    /// test fails when one of them starts to pass (then it leaves this list) or another kind starts
+    /// to miss.
+    static let knownMisses: Set<MissionKind> = [.distanceInTime, .personalBest]
 
-    @Test("on held-out simulated missions, mean |p̂ − p_true| ≤ 0.05 for each kind (five known misses, ≤ 0.10)")
+    @Test("on held-out simulated missions, mean |p̂ − p_true| ≤ 0.05 for each kind (two known misses, ≤ 0.10)")
     func tracksTruthPerKind() throws {
-        let configuration = SimulationConfiguration(runners: 160, days: 150, seed: 2025)
+        let configuration = SimulationConfiguration(runners: 300, days: 180, seed: 2025)
         let runners = ParallelMap.map(count: configuration.runners) {
             RunnerSimulator.simulate(runner: $0, configuration: configuration)
         }
