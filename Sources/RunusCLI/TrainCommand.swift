@@ -11,7 +11,7 @@ import Features
 enum TrainCommand: Command {
     static let name = "train"
     static let abstract = "Train the mission model (logistic regression or gradient-boosted trees) on a database."
-    static let usage = "--db PATH|URI --out DIR [--model lr|gbdt] [--l2 L] [--offset-penalty auto|F] [--train-fraction F] [--validation-fraction V] [--calibration M] [--init lr|none] [--refit yes|no] [--labels logged|history|both] [--seed S] [--people-folds K [--people-inner-folds J] [--kind-calibration yes|no]]"
+    static let usage = "--db PATH|URI --out DIR [--model lr|gbdt] [--l2 L] [--offset-penalty auto|F] [--train-fraction F] [--validation-fraction V] [--calibration M] [--init lr|none] [--refit yes|no] [--labels logged|history|both] [--seed S] [--people-folds K [--people-inner-folds J] [--kind-calibration yes|no]] [--card-note FILE]"
     static let discussion = """
     Examples are tried missions (completed or failed) with as-of features from earlier runs,
     split by time (docs/decisions/0610): the last part of the period is the test slice; before
@@ -23,6 +23,8 @@ enum TrainCommand: Command {
     leave-runners-out cross-validation over K folds, every choice made on each fold's training
     runners, shown in the card next to the time split; --kind-calibration yes then stores
     per-kind maps fitted on the runners' out-of-fold scores (docs/decisions/0631).
+    --card-note FILE ends the card with a "Why this model" section holding the file's text
+    (UTF-8 Markdown, at most 16 KiB): `make model` says there why LR is the shipped default.
     """
     static let parser = ArgumentParser(options: [
         .required("db", "PATH|URI", help: "Database to train on: SQLite file or postgresql:// URI."),
@@ -43,6 +45,7 @@ enum TrainCommand: Command {
         .value("people-folds", "K", default: "0", help: "Also validate on runners held out as people: K folds (2-100) of leave-runners-out cross-validation; 0 = off (record 0630)."),
         .value("people-inner-folds", "J", default: "3", help: "With --people-folds: folds of each fold's training runners whose out-of-fold scores fit the per-kind maps (2-20); 0 = the validation runners' scores (record 0631)."),
         .value("kind-calibration", "yes|no", default: "no", help: "With --people-folds: store per-kind calibration maps fitted on out-of-fold scores (record 0631)."),
+        .optional("card-note", "FILE", help: "Markdown file (UTF-8, at most 16 KiB) whose text ends the model card under \"Why this model\"."),
     ])
 
     static func run(_ arguments: ParsedArguments, output: OutputSink) throws -> ExitCode {
@@ -55,6 +58,7 @@ enum TrainCommand: Command {
         let trainFraction = try arguments.double("train-fraction", in: 0.5...0.95)!
         let seed = try arguments.int("seed", in: 0...Int(Int32.max))!
         let peopleOptions = try Self.peopleOptions(arguments, seed: seed)
+        let note = try cardNote(arguments)
         BLASThreads.useOne()  // bit-for-bit reproducible fits (record 0006)
         let store = try StoreOpening.open(dbPath, for: .offline)
         defer { try? store.close() }
@@ -90,7 +94,7 @@ enum TrainCommand: Command {
             let people = try byPeople(.gbdt(options), data.examples, people: peopleOptions, output: output)
             var artifact = result.artifact.with(calibration: result.artifact.calibration, metrics: people?.metrics ?? [:])
             if let kind = people?.kindCalibration { artifact = try artifact.with(kindCalibration: kind) }
-            try ModelFiles.write(bytes: artifact.encode(), card: ModelCard.markdown(result, options: options) + (people?.card ?? ""), to: out)
+            try ModelFiles.write(bytes: artifact.encode(), card: ModelCard.markdown(result, options: options) + (people?.card ?? "") + note, to: out)
             output.err("leakage check passed: no test example predates its runner's training rows (\(result.split.runnersInTrainAndTest) runners on both sides)\n")
             output.out(summary(out, result.artifact.modelVersion, result.test, calibration: result.artifact.calibration?.method ?? "none"))
             return .success
@@ -106,13 +110,29 @@ enum TrainCommand: Command {
         var artifact = result.artifact
         if let people = try byPeople(.lr(options), data.examples, people: peopleOptions, output: output) {
             artifact = try artifact.with(kindCalibration: people.kindCalibration, metrics: people.metrics)
-            try ModelFiles.write(artifact: artifact, card: ModelCard.markdown(result, options: options) + people.card, to: out)
+            try ModelFiles.write(artifact: artifact, card: ModelCard.markdown(result, options: options) + people.card + note, to: out)
         } else {
-            try ModelFiles.write(artifact: artifact, card: ModelCard.markdown(result, options: options), to: out)
+            try ModelFiles.write(artifact: artifact, card: ModelCard.markdown(result, options: options) + note, to: out)
         }
         output.err("leakage check passed: no test example predates its runner's training rows (\(result.split.runnersInTrainAndTest) runners on both sides)\n")
         output.out(summary(out, result.artifact.modelVersion, result.test, calibration: nil))
         return .success
+    }
+
+    /// The card section of `--card-note FILE` (`ModelCard.noteSection`), "" without the option.
+    /// Read before any training, so that a bad note fails in a second, not after the fit.
+    static func cardNote(_ arguments: ParsedArguments) throws -> String {
+        guard let path = arguments.string("card-note") else { return "" }
+        guard let file = FileHandle(forReadingAtPath: path) else { throw CLIError("--card-note: cannot open '\(path)'") }
+        defer { try? file.close() }
+        guard let data = try? file.read(upToCount: ModelCard.noteMaximumBytes + 1) ?? Data() else {
+            throw CLIError("--card-note: cannot read '\(path)' (a directory?)")
+        }
+        do {
+            return try ModelCard.noteSection([UInt8](data), source: path)
+        } catch let error as ModelCard.NoteError {
+            throw CLIError("--card-note: \(error.description)")
+        }
     }
 
     /// `--people-folds` and `--kind-calibration`; nil when off.

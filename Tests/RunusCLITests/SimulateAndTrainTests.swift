@@ -1,9 +1,11 @@
 import Testing
+import Foundation
 import RunusCore
 import Features
 import Learning
 import Storage
 import Engine
+import Training
 @testable import RunusCLI
 
 @Suite("simulate and train commands", .serialized)
@@ -68,6 +70,37 @@ struct SimulateAndTrainTests {
         let artifact = try ModelArtifact.decode(model)
         #expect(artifact.featureSchemaHash == MissionFeatures.schema.hash)
         #expect(artifact.featureNames == MissionFeatures.schema.names)
+    }
+
+    @Test("train --card-note ends the card with the note; an unreadable or bad note fails before training")
+    func cardNote() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.cleanup() }
+        let db = dir.file("t.sqlite")
+        #expect(RunusCLI.run(arguments: ["simulate", "--db", db, "--runners", "20", "--days", "60", "--seed", "3", "--quiet"],
+                             output: CapturedOutput()) == .success)
+        let note = dir.file("why.md")
+        try "LR ships: it is ahead by person.\n".write(toFile: note, atomically: true, encoding: .utf8)
+        #expect(RunusCLI.run(arguments: ["train", "--db", db, "--out", dir.file("plain")], output: CapturedOutput()) == .success)
+        let out = CapturedOutput()
+        #expect(RunusCLI.run(arguments: ["train", "--db", db, "--out", dir.file("noted"), "--card-note", note], output: out) == .success,
+                "\(out.stderr)")
+        let plain = String(decoding: try #require(fileBytes(dir.file("plain/MODEL_CARD.md"))), as: UTF8.self)
+        let noted = String(decoding: try #require(fileBytes(dir.file("noted/MODEL_CARD.md"))), as: UTF8.self)
+        #expect(noted == plain + "\n## Why this model\n\n\(ModelCard.provenance)\n\nLR ships: it is ahead by person.\n")
+        #expect(fileBytes(dir.file("plain/model.json")) == fileBytes(dir.file("noted/model.json")))
+
+        let missing = CapturedOutput()
+        #expect(RunusCLI.run(arguments: ["train", "--db", db, "--out", dir.file("m"), "--card-note", dir.file("absent.md")],
+                             output: missing) == .failure)
+        #expect(missing.stderr.contains("--card-note: cannot open '\(dir.file("absent.md"))'"))
+        let bad = dir.file("bad.md")
+        #expect(FileManager.default.createFile(atPath: bad, contents: Data([0x4C, 0xFF])))
+        let refused = CapturedOutput()
+        #expect(RunusCLI.run(arguments: ["train", "--db", db, "--out", dir.file("m"), "--card-note", bad], output: refused) == .failure)
+        #expect(refused.stderr.contains("--card-note: \(bad): not UTF-8 text"))
+        #expect(!refused.stderr.contains("reading labelled examples"), "the note is checked before the data is read")
+        #expect(fileBytes(dir.file("m/model.json")) == nil)
     }
 
     @Test("train refuses a database without enough labels and names the count")
