@@ -41,7 +41,7 @@ public final class CapturedOutput: OutputSink {
 }
 
 /// One `runus` sub-command.
-public protocol Command {
+public protocol Command: SendableMetatype {
     static var name: String { get }
     /// One line for the command list.
     static var abstract: String { get }
