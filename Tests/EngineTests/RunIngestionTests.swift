@@ -149,8 +149,8 @@ struct HistoryTests {
                      monday.startInstant(utcOffset: Self.seoul) + 23.5 * 3600,
                      monday.startInstant(utcOffset: Self.seoul) + 24.5 * 3600]
         for (i, t) in times.enumerated() {
-            try store.insertRun(RunRecord(id: "r\(i)", userID: "ha", startTime: t, distance: 5000, elapsed: 1800,
-                                          moving: 1750, elevationGain: 0, calories: 300, source: "test"))
+            #expect(try store.insertRun(RunRecord(id: "r\(i)", userID: "ha", startTime: t, distance: 5000, elapsed: 1800,
+                                          moving: 1750, elevationGain: 0, calories: 300, source: "test")))
         }
         let service = HistoryService(store: store)
         let days = try service.history(user: "ha", from: sunday, to: CivilDate(iso: "2026-12-01")!, size: .day)

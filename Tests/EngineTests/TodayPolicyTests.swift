@@ -132,7 +132,7 @@ struct MissionServiceTests {
         let store = InMemoryStore()
         try store.upsertUser(UserProfile(id: "ana", weightKg: 60, timeZone: "Asia/Seoul", utcOffsetSeconds: 9 * 3600))
         for run in history(user: "ana", runs: 15, distance: 6000, pace: 360, end: day.startInstant(utcOffset: 9 * 3600)) {
-            try store.insertRun(run)
+            #expect(try store.insertRun(run))
         }
         let service = MissionService(store: store, scorer: SyntheticScorer())
         let now = day.startInstant(utcOffset: 9 * 3600) + 8 * 3600
@@ -142,8 +142,8 @@ struct MissionServiceTests {
         let stored = store.assignmentCount
         #expect(stored == first.missions.count)
         // A run later that day does not change the offer; asking again returns the same missions.
-        try store.insertRun(RunRecord(id: "late", userID: "ana", startTime: now + 3600, distance: 30_000,
-                                      elapsed: 10_000, moving: 10_000, elevationGain: 0, source: "test"))
+        #expect(try store.insertRun(RunRecord(id: "late", userID: "ana", startTime: now + 3600, distance: 30_000,
+                                      elapsed: 10_000, moving: 10_000, elevationGain: 0, source: "test")))
         let second = try service.today(user: "ana", day: nil, count: 3, now: now + 7200)
         #expect(second.missions == first.missions)
         #expect(store.assignmentCount == stored)
@@ -154,7 +154,7 @@ struct MissionServiceTests {
         let store = InMemoryStore()
         try store.upsertUser(UserProfile(id: "ana"))
         for run in history(user: "ana", runs: 15, distance: 6000, pace: 360, end: day.startInstant(utcOffset: 0)) {
-            try store.insertRun(run)
+            #expect(try store.insertRun(run))
         }
         let service = MissionService(store: store, scorer: SyntheticScorer())
         let first = try service.today(user: "ana", day: day, count: 3, now: morning())
@@ -173,7 +173,7 @@ struct MissionServiceTests {
         let store = InMemoryStore()
         try store.upsertUser(UserProfile(id: "ana"))
         for run in history(user: "ana", runs: 15, distance: 6000, pace: 360, end: day.startInstant(utcOffset: 0)) {
-            try store.insertRun(run)
+            #expect(try store.insertRun(run))
         }
         let service = MissionService(store: store, scorer: SyntheticScorer())
         let first = try service.today(user: "ana", day: day, count: 3, now: morning())
@@ -213,7 +213,7 @@ struct MissionServiceTests {
         let store = InMemoryStore()
         try store.upsertUser(UserProfile(id: "ana"))
         for run in history(user: "ana", runs: 15, distance: 6000, pace: 360, end: day.startInstant(utcOffset: 0)) {
-            try store.insertRun(run)
+            #expect(try store.insertRun(run))
         }
         let service = MissionService(store: store, scorer: SyntheticScorer())
         let yesterday = try service.today(user: "ana", day: day.adding(days: -1), count: 3, now: morning(-1))
