@@ -54,7 +54,7 @@ struct SimulateAndTrainTests {
         #expect(RunusCLI.run(arguments: args + ["--force"], output: CapturedOutput()) == .success)
     }
 
-    @Test("runus train on the same database twice writes identical model files")
+    @Test("runus train on the same database twice writes identical model files; --card-note adds its section and nothing else")
     func trainIsReproducible() throws {
         let dir = TemporaryDirectory()
         defer { dir.cleanup() }
@@ -63,37 +63,34 @@ struct SimulateAndTrainTests {
                              output: CapturedOutput()) == .success)
         let out = CapturedOutput()
         #expect(RunusCLI.run(arguments: ["train", "--db", db, "--out", dir.file("m1")], output: out) == .success, "\(out.stderr)")
-        #expect(RunusCLI.run(arguments: ["train", "--db", db, "--out", dir.file("m2")], output: CapturedOutput()) == .success)
+        let note = dir.file("why.md")
+        try "LR ships: it is ahead by person.\n".write(toFile: note, atomically: true, encoding: .utf8)
+        let noted = CapturedOutput()
+        #expect(RunusCLI.run(arguments: ["train", "--db", db, "--out", dir.file("m2"), "--card-note", note], output: noted) == .success,
+                "\(noted.stderr)")
         let model = try #require(fileBytes(dir.file("m1/model.json")))
         #expect(model == fileBytes(dir.file("m2/model.json")))
-        #expect(fileBytes(dir.file("m1/MODEL_CARD.md")) == fileBytes(dir.file("m2/MODEL_CARD.md")))
+        let card = String(decoding: try #require(fileBytes(dir.file("m1/MODEL_CARD.md"))), as: UTF8.self)
+        let notedCard = String(decoding: try #require(fileBytes(dir.file("m2/MODEL_CARD.md"))), as: UTF8.self)
+        #expect(notedCard == card + "\n## Why this model\n\n\(ModelCard.provenance)\n\nLR ships: it is ahead by person.\n")
         let artifact = try ModelArtifact.decode(model)
         #expect(artifact.featureSchemaHash == MissionFeatures.schema.hash)
         #expect(artifact.featureNames == MissionFeatures.schema.names)
     }
 
-    @Test("train --card-note ends the card with the note; an unreadable or bad note fails before training")
-    func cardNote() throws {
+    @Test("train --card-note: an unreadable or bad note fails before the data is read")
+    func badCardNote() {
         let dir = TemporaryDirectory()
         defer { dir.cleanup() }
-        let db = dir.file("t.sqlite")
-        #expect(RunusCLI.run(arguments: ["simulate", "--db", db, "--runners", "20", "--days", "60", "--seed", "3", "--quiet"],
-                             output: CapturedOutput()) == .success)
-        let note = dir.file("why.md")
-        try "LR ships: it is ahead by person.\n".write(toFile: note, atomically: true, encoding: .utf8)
-        #expect(RunusCLI.run(arguments: ["train", "--db", db, "--out", dir.file("plain")], output: CapturedOutput()) == .success)
-        let out = CapturedOutput()
-        #expect(RunusCLI.run(arguments: ["train", "--db", db, "--out", dir.file("noted"), "--card-note", note], output: out) == .success,
-                "\(out.stderr)")
-        let plain = String(decoding: try #require(fileBytes(dir.file("plain/MODEL_CARD.md"))), as: UTF8.self)
-        let noted = String(decoding: try #require(fileBytes(dir.file("noted/MODEL_CARD.md"))), as: UTF8.self)
-        #expect(noted == plain + "\n## Why this model\n\n\(ModelCard.provenance)\n\nLR ships: it is ahead by person.\n")
-        #expect(fileBytes(dir.file("plain/model.json")) == fileBytes(dir.file("noted/model.json")))
-
+        let db = dir.file("tiny.sqlite")
+        #expect(RunusCLI.run(arguments: ["simulate", "--db", db, "--runners", "1", "--days", "10", "--quiet"], output: CapturedOutput()) == .success)
         let missing = CapturedOutput()
         #expect(RunusCLI.run(arguments: ["train", "--db", db, "--out", dir.file("m"), "--card-note", dir.file("absent.md")],
                              output: missing) == .failure)
         #expect(missing.stderr.contains("--card-note: cannot open '\(dir.file("absent.md"))'"))
+        let directory = CapturedOutput()
+        #expect(RunusCLI.run(arguments: ["train", "--db", db, "--out", dir.file("m"), "--card-note", dir.path], output: directory) == .failure)
+        #expect(directory.stderr.contains("--card-note: cannot"), "\(directory.stderr)")
         let bad = dir.file("bad.md")
         #expect(FileManager.default.createFile(atPath: bad, contents: Data([0x4C, 0xFF])))
         let refused = CapturedOutput()
