@@ -8,6 +8,7 @@ import Learning
 public struct GradientBoostingScorer: MissionScorer {
     public let version: String
     let artifact: GradientBoostingArtifact
+    public var schedulePrior: SchedulePrior { artifact.schedulePrior ?? .none }
 
     public init(artifact: GradientBoostingArtifact) throws {
         try MissionScorers.checkSchema(artifact.featureSchemaHash)

@@ -7,6 +7,14 @@ public protocol MissionScorer: Sendable {
     /// Version string written on every assignment it scores.
     var version: String { get }
     func probabilities(_ rows: [[Double]]) -> [Double]
+    /// What the streak and weekly-volume forecasts shrink a runner's weekday shares toward
+    /// (record 0668): the served model's, `SchedulePrior.none` for a model without one.
+    var schedulePrior: SchedulePrior { get }
+}
+
+extension MissionScorer {
+    /// No prior: the forecasts read each runner's own record only.
+    public var schedulePrior: SchedulePrior { .none }
 }
 
 public enum EngineError: Error, CustomStringConvertible, Equatable {
@@ -41,6 +49,7 @@ public struct LogisticScorer: MissionScorer {
     public let version: String
     let model: LogisticRegressionModel
     let kindColumns: KindCalibration.Columns?
+    public let schedulePrior: SchedulePrior
 
     public init(artifact: ModelArtifact) throws {
         guard artifact.featureSchemaHash == MissionFeatures.schema.hash else {
@@ -49,6 +58,7 @@ public struct LogisticScorer: MissionScorer {
         version = artifact.modelVersion
         model = artifact.makeModel()
         kindColumns = artifact.kindColumns
+        schedulePrior = artifact.schedulePrior ?? .none
     }
 
     public func probabilities(_ rows: [[Double]]) -> [Double] {

@@ -74,8 +74,12 @@ extension MissionService {
         var next = 0
         let known = MissionFeatures.kinds.map(\.rawValue).joined(separator: ", ")
         return specs.map { spec -> ScoredMission in
-            if asOffered, case .streak(let days) = spec { return Self.scoredStreak(spec, days: days, state: state) }
-            if asOffered, case .weeklyVolume(let target) = spec { return Self.scoredWeekVolume(spec, target: target, state: state) }
+            if asOffered, case .streak(let days) = spec {
+                return Self.scoredStreak(spec, days: days, state: state, prior: scorer.schedulePrior)
+            }
+            if asOffered, case .weeklyVolume(let target) = spec {
+                return Self.scoredWeekVolume(spec, target: target, state: state, prior: scorer.schedulePrior)
+            }
             guard MissionFeatures.models(spec.kind), next < probabilities.count else {
                 return ScoredMission(spec: spec, pComplete: nil, xp: nil,
                                      reason: "kind \(spec.kind.rawValue) is not modelled by feature schema v\(MissionFeatures.schema.version) (modelled: \(known))")
@@ -90,7 +94,7 @@ extension MissionService {
     /// probability once the runner has `StreakForecast.minimumDaysKnown` days of record, for 2 …
     /// `CandidateGenerator.maximumStreakDays` days (the longest window an offer has); otherwise a
     /// reason that names what is missing.
-    static func scoredStreak(_ spec: MissionSpec, days: Int, state: RunnerState) -> ScoredMission {
+    static func scoredStreak(_ spec: MissionSpec, days: Int, state: RunnerState, prior: SchedulePrior) -> ScoredMission {
         let known = StreakForecast.daysKnown(state), longest = CandidateGenerator.maximumStreakDays
         guard known >= StreakForecast.minimumDaysKnown else {
             return ScoredMission(spec: spec, pComplete: nil, xp: nil,
@@ -100,16 +104,16 @@ extension MissionService {
             return ScoredMission(spec: spec, pComplete: nil, xp: nil,
                                  reason: "a streak is offered for 2 to \(longest) days, not \(days)")
         }
-        let p = StreakForecast.probability(days: days, state: state)
+        let p = StreakForecast.probability(days: days, state: state, prior: prior)
         return ScoredMission(spec: spec, pComplete: p, xp: MissionXP.xp(for: spec, pComplete: p), reason: nil)
     }
 
     /// A weekly volume of `target` metres as the daily policy offers it, open to the end of the
     /// week (record 0655): `WeeklyVolumeForecast`'s probability once the runner has the record
     /// it needs; otherwise a reason that names what is missing.
-    static func scoredWeekVolume(_ spec: MissionSpec, target: Meters, state: RunnerState) -> ScoredMission {
+    static func scoredWeekVolume(_ spec: MissionSpec, target: Meters, state: RunnerState, prior: SchedulePrior) -> ScoredMission {
         let known = StreakForecast.daysKnown(state), runDays = WeeklyVolumeForecast.runDays(state).count
-        guard WeeklyVolumeForecast.isForecast(state), let p = WeeklyVolumeForecast.probability(target: target, state: state) else {
+        guard WeeklyVolumeForecast.isForecast(state), let p = WeeklyVolumeForecast.probability(target: target, state: state, prior: prior) else {
             return ScoredMission(spec: spec, pComplete: nil, xp: nil,
                                  reason: "a weekly volume is forecast from \(StreakForecast.minimumDaysKnown) days of record with "
                                     + "\(WeeklyVolumeForecast.minimumRunDays) days run; the runner has \(known) days with \(runDays) run")

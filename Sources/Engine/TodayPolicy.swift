@@ -103,7 +103,7 @@ public struct TodayPolicy: Sendable {
         // The model scores the kinds it was trained on; offers decided by the days after today
         // are scored by the runner's schedule: a streak (`StreakForecast`, record 0650) and a
         // weekly volume open for the rest of the week (`WeeklyVolumeForecast`, record 0655).
-        var scored = Self.forecasts(fresh, state: state)
+        var scored = Self.forecasts(fresh, state: state, prior: scorer.schedulePrior)
         let modelled = fresh.indices.filter { scored[$0] == nil && MissionFeatures.models(fresh[$0].kind) }
         for (i, p) in zip(modelled, scorer.probabilities(modelled.map { MissionFeatures.vector(fresh[$0], state: state) })) {
             scored[i] = p
@@ -165,12 +165,12 @@ public struct TodayPolicy: Sendable {
     /// The probabilities of the candidates offers decide over several days (streaks, weekly
     /// volumes), in `specs` order; nil for the others (the model's) and NaN where the
     /// forecast has too little record. One weekly-volume outlook serves every target, and one
-    /// schedule every streak.
-    static func forecasts(_ specs: [MissionSpec], state: RunnerState) -> [Double?] {
+    /// schedule every streak; both shrink the runner's shares toward the model's `prior`.
+    static func forecasts(_ specs: [MissionSpec], state: RunnerState, prior: SchedulePrior) -> [Double?] {
         var needed: [Meters] = []
         for case .weeklyVolume(let target) in specs { needed.append(WeeklyVolumeForecast.needed(target: target, state: state)) }
-        let outlook = needed.isEmpty ? nil : WeeklyVolumeForecast.outlook(state: state, upTo: needed.max() ?? 0)
-        let schedule = specs.contains { $0.kind == .streak } ? StreakForecast.schedule(state) : nil
+        let outlook = needed.isEmpty ? nil : WeeklyVolumeForecast.outlook(state: state, upTo: needed.max() ?? 0, prior: prior)
+        let schedule = specs.contains { $0.kind == .streak } ? StreakForecast.schedule(state, prior: prior) : nil
         return specs.map { spec in
             switch spec {
             case .streak(let days): return StreakForecast.probability(days: days, state: state, schedule: schedule)

@@ -11,8 +11,9 @@ import Missions
 /// days with a run, each day weighing 0.5^(weeks back / `recencyHalfLifeWeeks`) times its
 /// chance of having been active (`breakRule`: a two-state chain of active days and breaks,
 /// read by expectation–maximisation), shrunk by `priorWeight` days toward the share of its
-/// class, the runner's usual days (weekdays run on at least half the time) or the others.
-/// Pure: reads `RunnerState.runDaysBack` only.
+/// class, the runner's usual days (weekdays run on at least half the time) or the others; the
+/// class's share is itself shrunk toward the pooled share of the served model's `SchedulePrior`
+/// (record 0668; none for models without one). Pure: reads `RunnerState.runDaysBack` only.
 ///
 /// The trained models do not score streaks: their labels are single runs, and a streak is
 /// decided by whether the runner runs on the next days, which the schedule says more about
@@ -57,23 +58,36 @@ public enum StreakForecast {
     /// `halfLifeWeeks`: the age at which a week counts half (nil: every week the same);
     /// `breaks`: how breaks are left out. All are the shipped ones unless evaluating.
     public static func dayProbability(ahead: Int, state: RunnerState, weight: Double = priorWeight,
-                                      halfLifeWeeks: Double? = recencyHalfLifeWeeks, breaks: BreakRule = breakRule) -> Double {
-        schedule(state, weight: weight, halfLifeWeeks: halfLifeWeeks, breaks: breaks).runChance(ahead: ahead)
+                                      halfLifeWeeks: Double? = recencyHalfLifeWeeks, breaks: BreakRule = breakRule,
+                                      prior: SchedulePrior = .none) -> Double {
+        schedule(state, weight: weight, halfLifeWeeks: halfLifeWeeks, breaks: breaks, prior: prior).runChance(ahead: ahead)
     }
 
     /// The chance of completing a streak of `days` offered today, given that the runner runs
-    /// today, in [0, 1]: 1 when today's run completes it. `schedule`: `schedule(state)` when the
-    /// caller already has it (one serves every streak of the day), else read here.
-    public static func probability(days: Int, state: RunnerState, schedule known: Schedule? = nil) -> Double {
+    /// today, in [0, 1]: 1 when today's run completes it. `schedule`: `schedule(state, prior:)`
+    /// when the caller already has it (one serves every streak of the day), else read here with
+    /// `prior` (the served model's).
+    public static func probability(days: Int, state: RunnerState, schedule known: Schedule? = nil,
+                                   prior: SchedulePrior = .none) -> Double {
         let needed = daysNeeded(days, state: state)
         guard needed > 0 else { return 1 }
-        return (known ?? schedule(state)).streakChance(needed: needed)
+        return (known ?? schedule(state, prior: prior)).streakChance(needed: needed)
     }
 
     /// The runner's weekday shares as of `state`, read with the given settings (the shipped
-    /// ones unless evaluating).
+    /// ones unless evaluating), each class's share shrunk toward `prior` (record 0668; the
+    /// served model's, `SchedulePrior.none` without one).
     public static func schedule(_ state: RunnerState, weight: Double = priorWeight, halfLifeWeeks: Double? = recencyHalfLifeWeeks,
-                                breaks: BreakRule = breakRule) -> Schedule {
+                                breaks: BreakRule = breakRule, prior: SchedulePrior = .none) -> Schedule {
+        counts(state, weight: weight, halfLifeWeeks: halfLifeWeeks, breaks: breaks).schedule(weight: weight, prior: prior)
+    }
+
+    /// The recency-weighted active days of each weekday and the days run among them, as of
+    /// `state`, with breaks left out by `breaks`. The chain's activity is read from the runner's
+    /// own shares (shrunk by `weight` toward their class): a prior moves the day chances, not
+    /// where the breaks were.
+    public static func counts(_ state: RunnerState, weight: Double = priorWeight, halfLifeWeeks: Double? = recencyHalfLifeWeeks,
+                              breaks: BreakRule = breakRule) -> ShareCounts {
         let span = daysKnown(state)
         let activity: [Double]
         switch breaks {
@@ -85,14 +99,19 @@ public enum StreakForecast {
         case .chain(let start, let mean):
             // Expectation–maximisation from the inactive-week shares: the days' chances of being
             // active given the shares, then the shares given those chances.
-            var shares = schedule(state, weight: weight, halfLifeWeeks: halfLifeWeeks, breaks: .inactiveWeeks).shares
-            for _ in 0..<chainIterations {
-                let chances = activeChances(state, span: span, shares: shares, startChance: start, meanDays: mean)
-                shares = Self.shares(state, span: span, activity: chances, weight: weight, halfLifeWeeks: halfLifeWeeks)
+            var shares = Self.counts(state, weight: weight, halfLifeWeeks: halfLifeWeeks, breaks: .inactiveWeeks)
+                .shares(weight: weight, prior: .none)
+            var chances = [Double]()
+            for round in 0..<chainIterations {
+                chances = activeChances(state, span: span, shares: shares, startChance: start, meanDays: mean)
+                if round + 1 < chainIterations {
+                    shares = ShareCounts(state, span: span, activity: chances, halfLifeWeeks: halfLifeWeeks, breaks: breaks)
+                        .shares(weight: weight, prior: .none)
+                }
             }
-            return Schedule(breaks: breaks, shares: shares)
+            return ShareCounts(state, span: span, activity: chances, halfLifeWeeks: halfLifeWeeks, breaks: breaks)
         }
-        return Schedule(breaks: breaks, shares: shares(state, span: span, activity: activity, weight: weight, halfLifeWeeks: halfLifeWeeks))
+        return ShareCounts(state, span: span, activity: activity, halfLifeWeeks: halfLifeWeeks, breaks: breaks)
     }
 
     /// A runner's chance of running on each weekday when active, and the break rule that read it.
@@ -120,27 +139,57 @@ public enum StreakForecast {
         }
     }
 
-    /// The seven weekday shares (index r: the weekday r days after today, mod 7) of the days
-    /// 1 … `span` back, day b counting `activity[b]` (in [0, 1]) times its recency weight
-    /// 0.5^(w / `halfLifeWeeks`) (1 without one; w the whole weeks between it and yesterday's
-    /// week), each shrunk by `weight` days toward the share of its class: the runner's usual
-    /// days (run on at least `usualShare` of the time) or the others. 0 for every weekday
-    /// without an active day.
-    static func shares(_ state: RunnerState, span: Int, activity: [Double], weight: Double, halfLifeWeeks: Double?) -> [Double] {
-        var ran = [Double](repeating: 0, count: 7), seen = [Double](repeating: 0, count: 7)
-        for b in stride(from: 1, through: min(span, activity.count - 1, state.runDaysBack.count - 1), by: 1) where activity[b] > 0 {
-            let r = ((-b % 7) + 7) % 7
-            let w = activity[b] * (halfLifeWeeks.map { pow(0.5, Double((b - 1) / 7) / $0) } ?? 1)
-            seen[r] += w
-            if state.runDaysBack[b] { ran[r] += w }
+    /// A runner's recency-weighted active days of each weekday (index r: the weekday r days
+    /// after today, mod 7) and the days run among them: what the weekday shares are read from.
+    public struct ShareCounts: Sendable, Equatable {
+        /// ran[r]: the weighted active days of weekday r with a run, ≥ 0.
+        public let ran: [Double]
+        /// seen[r]: the weighted active days of weekday r, ≥ ran[r].
+        public let seen: [Double]
+        /// How breaks were left out of the counts; a schedule's streaks stay active by it.
+        public let breaks: BreakRule
+
+        /// The days 1 … `span` back, day b counting `activity[b]` (in [0, 1]) times its recency
+        /// weight 0.5^(w / `halfLifeWeeks`) (1 without one; w the whole weeks between it and
+        /// yesterday's week).
+        init(_ state: RunnerState, span: Int, activity: [Double], halfLifeWeeks: Double?, breaks: BreakRule) {
+            var ran = [Double](repeating: 0, count: 7), seen = [Double](repeating: 0, count: 7)
+            for b in stride(from: 1, through: min(span, activity.count - 1, state.runDaysBack.count - 1), by: 1) where activity[b] > 0 {
+                let r = ((-b % 7) + 7) % 7
+                let w = activity[b] * (halfLifeWeeks.map { pow(0.5, Double((b - 1) / 7) / $0) } ?? 1)
+                seen[r] += w
+                if state.runDaysBack[b] { ran[r] += w }
+            }
+            self.ran = ran; self.seen = seen; self.breaks = breaks
         }
-        func usual(_ r: Int) -> Bool { seen[r] > 0 && ran[r] >= usualShare * seen[r] }
-        return (0..<7).map { r in
-            let mates = (0..<7).filter { seen[$0] > 0 && usual($0) == usual(r) }
-            let classSeen = mates.reduce(0) { $0 + seen[$1] }
-            guard classSeen > 0 else { return 0 }
-            let classShare = mates.reduce(0) { $0 + ran[$1] } / classSeen
-            return ((ran[r] + weight * classShare) / (seen[r] + weight)).clamped(to: 0...1, nan: 0)
+
+        /// The schedule of `shares(weight:prior:)`, under the break rule the counts were read with.
+        public func schedule(weight: Double = priorWeight, prior: SchedulePrior) -> Schedule {
+            Schedule(breaks: breaks, shares: shares(weight: weight, prior: prior))
+        }
+
+        /// Whether weekday r is one of the runner's usual days: active at least once and run on
+        /// at least `usualShare` of its active days.
+        public func isUsual(_ r: Int) -> Bool { seen[r] > 0 && ran[r] >= usualShare * seen[r] }
+
+        /// The weighted days run and active of the class (usual or other) weekday r belongs to.
+        public func classCounts(of r: Int) -> (ran: Double, seen: Double) {
+            let usual = isUsual(r)
+            var ran = 0.0, seen = 0.0
+            for q in 0..<7 where self.seen[q] > 0 && isUsual(q) == usual { ran += self.ran[q]; seen += self.seen[q] }
+            return (ran, seen)
+        }
+
+        /// The seven weekday shares: each weekday's days shrunk by `weight` days toward its
+        /// class's share, which `prior` shrinks toward the pooled share of that class (record
+        /// 0668). 0 for every weekday when its class has no active day.
+        public func shares(weight: Double, prior: SchedulePrior) -> [Double] {
+            (0..<7).map { r in
+                let c = classCounts(of: r)
+                guard c.seen > 0 else { return 0 }
+                let classShare = prior.classShare(ran: c.ran, seen: c.seen, usual: isUsual(r))
+                return ((ran[r] + weight * classShare) / (seen[r] + weight)).clamped(to: 0...1, nan: 0)
+            }
         }
     }
 

@@ -59,11 +59,13 @@ public enum WeeklyVolumeForecast {
     }
 
     /// The runner's chance of running on each day of the week after today (Tuesday … Sunday
-    /// for a Monday; none on a Sunday), each in [0, 1].
-    public static func dayChances(_ state: RunnerState, breaks: BreakRule = StreakForecast.breakRule) -> [Double] {
+    /// for a Monday; none on a Sunday), each in [0, 1], the shares shrunk toward `prior` (the
+    /// served model's, record 0668).
+    public static func dayChances(_ state: RunnerState, breaks: BreakRule = StreakForecast.breakRule,
+                                  prior: SchedulePrior = .none) -> [Double] {
         let after = max(0, state.daysLeftInWeek - 1)
         guard after > 0 else { return [] }
-        let schedule = StreakForecast.schedule(state, breaks: breaks)
+        let schedule = StreakForecast.schedule(state, breaks: breaks, prior: prior)
         return (1...after).map { schedule.runChance(ahead: $0) }
     }
 
@@ -76,7 +78,9 @@ public enum WeeklyVolumeForecast {
     }
 
     /// The distance the rest of the week is expected to add, today's run included, metres; nil
-    /// when the record is too short (`isForecast`).
+    /// when the record is too short (`isForecast`). It places the ladder's targets
+    /// (`CandidateGenerator.weekVolumes`), so it reads the runner's own record only: the
+    /// served prior moves the probabilities, not which targets are offered (record 0668).
     public static func expectedRest(_ state: RunnerState) -> Meters? {
         guard isForecast(state), let mean = meanRunDay(state) else { return nil }
         return mean * (1 + dayChances(state).reduce(0, +))
@@ -91,21 +95,24 @@ public enum WeeklyVolumeForecast {
 
     /// The chance of completing a weekly volume of `target` metres offered today, given a run
     /// today, in [0, 1]; nil when the record is too short (`isForecast`) or the target is not a
-    /// finite distance.
-    public static func probability(target: Meters, state: RunnerState, tolerance: MissionTolerance = .default) -> Double? {
+    /// finite distance. `prior`: the served model's (record 0668).
+    public static func probability(target: Meters, state: RunnerState, tolerance: MissionTolerance = .default,
+                                   prior: SchedulePrior = .none) -> Double? {
         guard target.isFinite else { return nil }
-        return outlook(state: state, upTo: needed(target: target, state: state, tolerance: tolerance))?
+        return outlook(state: state, upTo: needed(target: target, state: state, tolerance: tolerance), prior: prior)?
             .probability(adding: needed(target: target, state: state, tolerance: tolerance))
     }
 
     /// The distribution of what the rest of the week adds, up to `cap` metres (what the largest
     /// target still needs); nil when the record is too short or `cap` is not finite.
     /// `halfLifeWeeks`, `spread`, `breaks`: the recency of the run days' distances, the week's
-    /// factor and the break rule of the day chances (the shipped ones unless evaluating).
+    /// factor and the break rule of the day chances (the shipped ones unless evaluating);
+    /// `prior`: what the day chances are shrunk toward (the served model's, record 0668).
     public static func outlook(state: RunnerState, upTo cap: Meters, halfLifeWeeks: Double? = recencyHalfLifeWeeks,
-                               spread: Double = weekSpread, breaks: BreakRule = StreakForecast.breakRule) -> Outlook? {
+                               spread: Double = weekSpread, breaks: BreakRule = StreakForecast.breakRule,
+                               prior: SchedulePrior = .none) -> Outlook? {
         guard isForecast(state), cap.isFinite, spread.isFinite, spread >= 0 else { return nil }
-        return Outlook(days: runDays(state, halfLifeWeeks: halfLifeWeeks), chances: dayChances(state, breaks: breaks),
+        return Outlook(days: runDays(state, halfLifeWeeks: halfLifeWeeks), chances: dayChances(state, breaks: breaks, prior: prior),
                        cap: cap, spread: spread)
     }
 

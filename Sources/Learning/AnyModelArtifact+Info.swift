@@ -41,6 +41,15 @@ extension AnyModelArtifact {
         }
     }
 
+    /// What the multi-day forecasts shrink a runner's weekday shares toward (record 0668); nil:
+    /// none, each runner's own record only.
+    public var schedulePrior: SchedulePrior? {
+        switch self {
+        case .logisticRegression(let a): return a.schedulePrior
+        case .gradientBoosting(let a): return a.schedulePrior
+        }
+    }
+
     /// The `model.info` answer (spec/protocol/model.info.json).
     public var info: JSONValue {
         var metricValues: [String: JSONValue] = [:]
@@ -52,6 +61,7 @@ extension AnyModelArtifact {
             "calibration": .string(calibrationMethod),
             "metrics": .object(metricValues),
         ]
+        if let schedulePrior { result["schedule_prior"] = schedulePrior.jsonValue }
         switch self {
         case .logisticRegression(let a):
             result["format_version"] = .number(Double(a.formatVersion))

@@ -30,6 +30,7 @@ extension ModelArtifact {
         for key in metricsObject.members.keys { metrics[key] = try metricsObject.number(key) }
         let names = try schema.strings("names")
         let kindCalibration = try KindCalibration.decodeOptional(root, version: version, minimumVersion: 2, featureNames: names)?.0
+        let schedulePrior = try SchedulePrior.decodeOptional(root, version: version, minimumVersion: 3)
         return try ModelArtifact(
             formatVersion: version, modelType: type, modelVersion: try root.string("model_version"),
             featureNames: names, featureSchemaHash: try schema.string("hash"),
@@ -38,7 +39,7 @@ extension ModelArtifact {
             training: Training(fingerprint: try training.string("fingerprint"), rows: try training.int("rows"),
                                seed: try training.int("seed"), l2: try training.number("l2"),
                                iterations: try training.int("iterations"), converged: try training.bool("converged")),
-            metrics: metrics, kindCalibration: kindCalibration)
+            metrics: metrics, kindCalibration: kindCalibration, schedulePrior: schedulePrior)
     }
 }
 

@@ -17,10 +17,12 @@ import RunusCore
 ///
 /// Format version 2 adds the optional `kind_calibration` object (per-kind maps on top of σ of
 /// the margin, docs/decisions/0631); a document without one is written as version 1, byte for
-/// byte what earlier builds wrote.
+/// byte what earlier builds wrote. Format version 3 adds the optional `schedule_prior` object
+/// (what the streak and weekly-volume forecasts shrink a runner's weekday shares toward,
+/// record 0668); a document is written with the lowest version that holds what it has.
 public struct ModelArtifact: Sendable, Equatable {
     /// The newest `format_version` this build writes and reads.
-    public static let currentFormatVersion = 2
+    public static let currentFormatVersion = 3
     /// The `model_type` of a logistic regression artifact.
     public static let logisticRegressionType = "logistic_regression"
     /// Largest |integer| JSON numbers carry exactly (2^53).
@@ -74,6 +76,13 @@ public struct ModelArtifact: Sendable, Equatable {
     public let kindCalibration: KindCalibration?
     /// `kindCalibration` resolved against `featureNames`.
     public let kindColumns: KindCalibration.Columns?
+    /// The pooled weekday shares the multi-day forecasts shrink toward; nil = none (record 0668).
+    public let schedulePrior: SchedulePrior?
+
+    /// The lowest format version that holds the artifact's parts.
+    static func formatVersion(kindCalibration: KindCalibration?, schedulePrior: SchedulePrior?) -> Int {
+        schedulePrior != nil ? 3 : kindCalibration != nil ? 2 : 1
+    }
 
     /// An artifact for `model`. Throws `LearningError.invalidArtifact` when the names do not
     /// match the model's feature count, a name repeats, a number is not finite, or the seed or
@@ -91,13 +100,24 @@ public struct ModelArtifact: Sendable, Equatable {
                       training: training, metrics: metrics)
     }
 
-    /// The same artifact with per-kind maps (nil: none) and merged `metrics`; written as format
-    /// version 2 with maps, 1 without.
+    /// The same artifact with per-kind maps (nil: none) and merged `metrics`.
     public func with(kindCalibration: KindCalibration?, metrics extra: [String: Double] = [:]) throws -> ModelArtifact {
-        try ModelArtifact(formatVersion: kindCalibration == nil ? 1 : 2, modelType: modelType, modelVersion: modelVersion,
-                          featureNames: featureNames, featureSchemaHash: featureSchemaHash, intercept: intercept,
-                          coefficients: coefficients, means: means, scales: scales, training: training,
-                          metrics: metrics.merging(extra) { $1 }, kindCalibration: kindCalibration)
+        try with(kindCalibration: kindCalibration, schedulePrior: schedulePrior, metrics: extra)
+    }
+
+    /// The same artifact with a schedule prior (nil, or one with weight 0: none; record 0668)
+    /// and merged `metrics`.
+    public func with(schedulePrior: SchedulePrior?, metrics extra: [String: Double] = [:]) throws -> ModelArtifact {
+        try with(kindCalibration: kindCalibration, schedulePrior: schedulePrior, metrics: extra)
+    }
+
+    func with(kindCalibration: KindCalibration?, schedulePrior: SchedulePrior?, metrics extra: [String: Double]) throws -> ModelArtifact {
+        let prior = SchedulePrior.stored(schedulePrior)
+        return try ModelArtifact(formatVersion: Self.formatVersion(kindCalibration: kindCalibration, schedulePrior: prior),
+                                 modelType: modelType, modelVersion: modelVersion,
+                                 featureNames: featureNames, featureSchemaHash: featureSchemaHash, intercept: intercept,
+                                 coefficients: coefficients, means: means, scales: scales, training: training,
+                                 metrics: metrics.merging(extra) { $1 }, kindCalibration: kindCalibration, schedulePrior: prior)
     }
 
     /// P(y = 1) of one row as served: σ(margin), then the row's kind map when there is one.
@@ -109,7 +129,8 @@ public struct ModelArtifact: Sendable, Equatable {
     /// Memberwise, validating; negative zeros become +0 so that encoding is an exact inverse.
     init(formatVersion: Int, modelType: String, modelVersion: String, featureNames: [String], featureSchemaHash: String,
          intercept: Double, coefficients: [Double], means: [Double], scales: [Double],
-         training: Training, metrics: [String: Double], kindCalibration: KindCalibration? = nil) throws {
+         training: Training, metrics: [String: Double], kindCalibration: KindCalibration? = nil,
+         schedulePrior: SchedulePrior? = nil) throws {
         let p = featureNames.count
         var seen = Set<String>()
         for (j, name) in featureNames.enumerated() where !seen.insert(name).inserted {
@@ -156,6 +177,7 @@ public struct ModelArtifact: Sendable, Equatable {
         self.metrics = metrics.mapValues(positiveZero)
         self.kindCalibration = kindCalibration
         self.kindColumns = try kindCalibration?.columns(featureNames: featureNames)
+        self.schedulePrior = schedulePrior
     }
 
     /// The model these parameters describe (no fit report).
@@ -191,6 +213,7 @@ public struct ModelArtifact: Sendable, Equatable {
             "metrics": .object(metrics.mapValues { .number($0) }),
         ]
         if let kindCalibration { document["kind_calibration"] = kindCalibration.jsonValue }
+        if let schedulePrior { document["schedule_prior"] = schedulePrior.jsonValue }
         return .object(document)
     }
 

@@ -2,13 +2,14 @@ import RunusCore
 import Features
 import Service
 import Training
+import ModelStore
 
 /// `runus eval-streaks`: how well the streak forecast's day chances foretell runners' next days,
 /// for several prior weights, recency half-lives and break rules (records 0650, 0660).
 enum EvalStreaksCommand: Command {
     static let name = "eval-streaks"
     static let abstract = "Score the streak forecast on a store's histories for several prior weights."
-    static let usage = "--db PATH|URI [--weights W,W,...] [--half-lives H,H,...] [--breaks RULE,RULE,...]"
+    static let usage = "--db PATH|URI [--weights W,W,...] [--half-lives H,H,...] [--breaks RULE,RULE,...] [--model DIR]"
     static let discussion = """
     At every local day with a run (after 28 days of record), the forecast that the runner also
     runs on each of the next 1 ... 6 days (a streak needing that many more days) is checked
@@ -17,13 +18,15 @@ enum EvalStreaksCommand: Command {
     true, for every prior weight, half-life (weeks at which a week counts half; none: every week
     the same) and break rule (how days the runner could not run are left out of the shares).
     The shipped ones are StreakForecast.priorWeight, StreakForecast.recencyHalfLifeWeeks and
-    StreakForecast.breakRule (records 0650, 0660).
+    StreakForecast.breakRule (records 0650, 0660). --model DIR shrinks every class share toward
+    that model's schedule prior (record 0668), as the daemon serving it does.
     """
     static let parser = ArgumentParser(options: [
         .required("db", "PATH|URI", help: "Database to read: SQLite file or postgresql:// URI."),
         .value("weights", "W,W,...", default: "4,8,16,32", help: "Prior weights to score, days (each in (0, 10000], at most 20)."),
         .value("half-lives", "H,H,...", default: "none,1,2,3,4,8", help: "Recency half-lives to score, weeks (each in (0, 10000] or none, at most 20)."),
         .value("breaks", "RULE,RULE,...", default: breakDefault, help: "Break rules to score, at most 20: weeks (7-day windows without a run), gap:G (G days without a run, 2 ... 84) or chain:P:L (a break starts after an active day with chance P in (0, 0.5] and lasts L days on average, 1 ... 365)."),
+        .optional("model", "DIR", help: "Model directory whose schedule prior the forecasts shrink toward (record 0668); without: none."),
     ])
     static let breakDefault = StreakForecast.breakRule.description
 
@@ -31,12 +34,20 @@ enum EvalStreaksCommand: Command {
         let weights = try list(arguments, "weights", unit: "days", allowsNone: false).compactMap { $0 }
         let halfLives = try list(arguments, "half-lives", unit: "weeks", allowsNone: true)
         let breaks = try rules(arguments, "breaks")
+        let prior = try modelPrior(arguments)
         let store = try StoreOpening.open(try arguments.existingDatabase("db"), for: .offline)
         defer { try? store.close() }
         let calibration = try StreakCalibration(store: store, weights: weights, halfLives: halfLives, breaks: breaks,
-                                                resolver: SystemTimeZones())
-        output.out("runners: \(calibration.runners)\n\n" + calibration.table())
+                                                prior: prior, resolver: SystemTimeZones())
+        output.out("runners: \(calibration.runners)\nschedule prior: \(prior)\n\n" + calibration.table())
         return .success
+    }
+
+    /// The schedule prior of `--model DIR` (`SchedulePrior.none` without the option or when the
+    /// model has none), read before the store so that a bad directory fails at once.
+    static func modelPrior(_ arguments: ParsedArguments) throws -> SchedulePrior {
+        guard let directory = arguments.string("model") else { return .none }
+        return try ModelFiles.readAny(from: directory).schedulePrior ?? .none
     }
 
     /// The comma-separated break rules of option `name` (`BreakRule.init(parsing:)`): 1 to 20.

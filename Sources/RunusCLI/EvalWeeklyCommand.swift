@@ -7,7 +7,7 @@ import Training
 enum EvalWeeklyCommand: Command {
     static let name = "eval-weekly"
     static let abstract = "Score the weekly-volume forecast on a store's histories."
-    static let usage = "--db PATH|URI [--half-lives H,H,...] [--spreads S,S,...] [--breaks RULE,RULE,...]"
+    static let usage = "--db PATH|URI [--half-lives H,H,...] [--spreads S,S,...] [--breaks RULE,RULE,...] [--model DIR]"
     static let discussion = """
     At every local day with a run (after 28 days of record, with the whole week in the record),
     each week-long weekly volume the daily policy could offer that day is forecast as of the
@@ -16,13 +16,15 @@ enum EvalWeeklyCommand: Command {
     at which a day counts half; none: every day the same): log loss, Brier score, mean forecast
     and share that came true, over all forecasts and over those inside the policy's band; then
     the first half-life's reliability bins. The shipped half-life is
-    WeeklyVolumeForecast.recencyHalfLifeWeeks.
+    WeeklyVolumeForecast.recencyHalfLifeWeeks. --model DIR shrinks the day chances toward that
+    model's schedule prior (record 0668), as the daemon serving it does.
     """
     static let parser = ArgumentParser(options: [
         .required("db", "PATH|URI", help: "Database to read: SQLite file or postgresql:// URI."),
         .value("half-lives", "H,H,...", default: "3,none,1,2,4,8", help: "Recency half-lives to score, weeks (each in (0, 10000] or none, at most 20)."),
         .value("spreads", "S,S,...", default: "0", help: "Log standard deviations of a week's factor to score (each in [0, 2], at most 20)."),
         .value("breaks", "RULE,RULE,...", default: EvalStreaksCommand.breakDefault, help: "Break rules of the day chances to score (as eval-streaks)."),
+        .optional("model", "DIR", help: "Model directory whose schedule prior the day chances shrink toward (record 0668); without: none."),
     ])
 
     static func run(_ arguments: ParsedArguments, output: OutputSink) throws -> ExitCode {
@@ -35,11 +37,12 @@ enum EvalWeeklyCommand: Command {
         }
         guard (1...20).contains(spreads.count) else { throw UsageError("--spreads: 1 to 20 values, not \(spreads.count)") }
         let breaks = try EvalStreaksCommand.rules(arguments, "breaks")
+        let prior = try EvalStreaksCommand.modelPrior(arguments)
         let store = try StoreOpening.open(try arguments.existingDatabase("db"), for: .offline)
         defer { try? store.close() }
         let calibration = try WeeklyVolumeCalibration(store: store, halfLives: halfLives, spreads: spreads, breaks: breaks,
-                                                      resolver: SystemTimeZones())
-        output.out("runners: \(calibration.runners)\n\n" + calibration.table())
+                                                      prior: prior, resolver: SystemTimeZones())
+        output.out("runners: \(calibration.runners)\nschedule prior: \(prior)\n\n" + calibration.table())
         return .success
     }
 }

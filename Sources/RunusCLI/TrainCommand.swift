@@ -11,7 +11,7 @@ import Features
 enum TrainCommand: Command {
     static let name = "train"
     static let abstract = "Train the mission model (logistic regression or gradient-boosted trees) on a database."
-    static let usage = "--db PATH|URI --out DIR [--model lr|gbdt] [--l2 L] [--offset-penalty auto|F] [--train-fraction F] [--validation-fraction V] [--calibration M] [--init lr|none] [--refit yes|no] [--labels logged|history|both] [--seed S] [--people-folds K [--people-inner-folds J] [--kind-calibration yes|no]] [--card-note FILE]"
+    static let usage = "--db PATH|URI --out DIR [--model lr|gbdt] [--l2 L] [--offset-penalty auto|F] [--train-fraction F] [--validation-fraction V] [--calibration M] [--init lr|none] [--refit yes|no] [--labels logged|history|both] [--seed S] [--people-folds K [--people-inner-folds J] [--kind-calibration yes|no]] [--schedule-prior auto|none] [--card-note FILE]"
     static let discussion = """
     Examples are tried missions (completed or failed) with as-of features from earlier runs,
     split by time (docs/decisions/0610): the last part of the period is the test slice; before
@@ -23,6 +23,10 @@ enum TrainCommand: Command {
     leave-runners-out cross-validation over K folds, every choice made on each fold's training
     runners, shown in the card next to the time split; --kind-calibration yes then stores
     per-kind maps fitted on the runners' out-of-fold scores (docs/decisions/0631).
+    --schedule-prior auto (the default) learns what the streak and weekly-volume forecasts
+    shrink a runner's weekday shares toward: the store's pooled shares of usual and other
+    weekdays, counting for a weight of days chosen by leave-runners-out cross-validation of the
+    streak forecast's log loss (docs/decisions/0668); none keeps each runner's own record only.
     --card-note FILE ends the card with a "Why this model" section holding the file's text
     (UTF-8 Markdown, at most 16 KiB): `make model` says there why LR is the shipped default.
     """
@@ -45,6 +49,7 @@ enum TrainCommand: Command {
         .value("people-folds", "K", default: "0", help: "Also validate on runners held out as people: K folds (2-100) of leave-runners-out cross-validation; 0 = off (record 0630)."),
         .value("people-inner-folds", "J", default: "3", help: "With --people-folds: folds of each fold's training runners whose out-of-fold scores fit the per-kind maps (2-20); 0 = the validation runners' scores (record 0631)."),
         .value("kind-calibration", "yes|no", default: "no", help: "With --people-folds: store per-kind calibration maps fitted on out-of-fold scores (record 0631)."),
+        .value("schedule-prior", "auto|none", default: "auto", help: "Learn the streak and weekly-volume forecasts' prior from the store's runners, its weight chosen by leave-runners-out cross-validation (auto), or store none (record 0668)."),
         .optional("card-note", "FILE", help: "Markdown file (UTF-8, at most 16 KiB) whose text ends the model card under \"Why this model\"."),
     ])
 
@@ -59,6 +64,10 @@ enum TrainCommand: Command {
         let seed = try arguments.int("seed", in: 0...Int(Int32.max))!
         let peopleOptions = try Self.peopleOptions(arguments, seed: seed)
         let note = try cardNote(arguments)
+        let learnPrior = try arguments.require("schedule-prior")
+        guard learnPrior == "auto" || learnPrior == "none" else {
+            throw UsageError("--schedule-prior: '\(learnPrior)' is not auto or none")
+        }
         BLASThreads.useOne()  // bit-for-bit reproducible fits (record 0006)
         let store = try StoreOpening.open(dbPath, for: .offline)
         defer { try? store.close() }
@@ -94,7 +103,10 @@ enum TrainCommand: Command {
             let people = try byPeople(.gbdt(options), data.examples, people: peopleOptions, output: output)
             var artifact = result.artifact.with(calibration: result.artifact.calibration, metrics: people?.metrics ?? [:])
             if let kind = people?.kindCalibration { artifact = try artifact.with(kindCalibration: kind) }
-            try ModelFiles.write(bytes: artifact.encode(), card: ModelCard.markdown(result, options: options) + (people?.card ?? "") + note, to: out)
+            let prior = try schedulePrior(learnPrior == "auto", store: store, seed: seed, output: output)
+            artifact = artifact.with(schedulePrior: prior?.prior, metrics: prior?.metrics ?? [:])
+            try ModelFiles.write(bytes: artifact.encode(), card: ModelCard.markdown(result, options: options) + (prior?.markdown() ?? "")
+                                 + (people?.card ?? "") + note, to: out)
             output.err("leakage check passed: no test example predates its runner's training rows (\(result.split.runnersInTrainAndTest) runners on both sides)\n")
             output.out(summary(out, result.artifact.modelVersion, result.test, calibration: result.artifact.calibration?.method ?? "none"))
             return .success
@@ -108,12 +120,12 @@ enum TrainCommand: Command {
         options.seed = seed
         let result = try TrainingPipeline.train(examples: data.examples, runners: data.runners, sources: data.sources, options: options)
         var artifact = result.artifact
-        if let people = try byPeople(.lr(options), data.examples, people: peopleOptions, output: output) {
-            artifact = try artifact.with(kindCalibration: people.kindCalibration, metrics: people.metrics)
-            try ModelFiles.write(artifact: artifact, card: ModelCard.markdown(result, options: options) + people.card + note, to: out)
-        } else {
-            try ModelFiles.write(artifact: artifact, card: ModelCard.markdown(result, options: options) + note, to: out)
-        }
+        let people = try byPeople(.lr(options), data.examples, people: peopleOptions, output: output)
+        if let people { artifact = try artifact.with(kindCalibration: people.kindCalibration, metrics: people.metrics) }
+        let prior = try schedulePrior(learnPrior == "auto", store: store, seed: seed, output: output)
+        artifact = try artifact.with(schedulePrior: prior?.prior, metrics: prior?.metrics ?? [:])
+        try ModelFiles.write(artifact: artifact, card: ModelCard.markdown(result, options: options) + (prior?.markdown() ?? "")
+                             + (people?.card ?? "") + note, to: out)
         output.err("leakage check passed: no test example predates its runner's training rows (\(result.split.runnersInTrainAndTest) runners on both sides)\n")
         output.out(summary(out, result.artifact.modelVersion, result.test, calibration: nil))
         return .success
@@ -133,6 +145,17 @@ enum TrainCommand: Command {
         } catch let error as ModelCard.NoteError {
             throw CLIError("--card-note: \(error.description)")
         }
+    }
+
+    /// With `learn`, the store's schedule prior (record 0668), over `SchedulePriorFit.defaultFolds`
+    /// folds of people whatever --people-folds says (the card's time-split part and the prior do
+    /// not depend on the by-person validation); nil without.
+    static func schedulePrior(_ learn: Bool, store: any EngineStore, seed: Int, output: OutputSink) throws -> SchedulePriorFit? {
+        guard learn else { return nil }
+        output.err("schedule prior: streak forecasts of runners held out as people…\n")
+        let fit = try SchedulePriorFit(store: store, resolver: SystemTimeZones(), folds: SchedulePriorFit.defaultFolds, seed: seed)
+        output.err("schedule prior: \(fit.prior) (\(fit.anchors) anchor days of \(fit.runners) runners)\n")
+        return fit
     }
 
     /// `--people-folds` and `--kind-calibration`; nil when off.

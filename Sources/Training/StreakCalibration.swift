@@ -37,9 +37,10 @@ public struct StreakCalibration: Sendable {
     public let rows: [Row]
 
     /// Reads every runner of `store` (evidence runs only) and scores every pair of `weights`
-    /// (each > 0) and `halfLives` (each > 0, or nil), weights varying fastest.
+    /// (each > 0) and `halfLives` (each > 0, or nil), weights varying fastest, every class share
+    /// shrunk toward `prior` (a model's, record 0668).
     public init(store: any EngineStore, weights: [Double], halfLives: [Double?] = [StreakForecast.recencyHalfLifeWeeks],
-                breaks: [BreakRule] = [StreakForecast.breakRule], resolver: any UTCOffsetResolver) throws {
+                breaks: [BreakRule] = [StreakForecast.breakRule], prior: SchedulePrior = .none, resolver: any UTCOffsetResolver) throws {
         var rows = breaks.flatMap { g in halfLives.flatMap { h in weights.map { Row(weight: $0, halfLifeWeeks: h, breaks: g) } } }
         let runners = try RunDayAnchors.runners(in: store, resolver: resolver)
         for runner in runners {
@@ -49,7 +50,7 @@ public struct StreakCalibration: Sendable {
                 for r in rows.indices {
                     rows[r].anchors += 1
                     let schedule = StreakForecast.schedule(state, weight: rows[r].weight, halfLifeWeeks: rows[r].halfLifeWeeks,
-                                                           breaks: rows[r].breaks)
+                                                           breaks: rows[r].breaks, prior: prior)
                     var allRan = true
                     for m in 1...Self.horizon {
                         let p = schedule.streakChance(needed: m)

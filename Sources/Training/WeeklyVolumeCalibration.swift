@@ -62,11 +62,12 @@ public struct WeeklyVolumeCalibration: Sendable {
 
     /// Reads every runner of `store` (evidence runs only) and scores the forecast with each
     /// triple of `halfLives` (each > 0, or nil), `spreads` (each ≥ 0) and `breaks`,
-    /// half-lives varying fastest; the targets are the shipped ladder's.
+    /// half-lives varying fastest, the day chances shrunk toward `prior` (a model's, record
+    /// 0668); the targets are the shipped ladder's.
     public init(store: any EngineStore, halfLives: [Double?] = [WeeklyVolumeForecast.recencyHalfLifeWeeks],
                 spreads: [Double] = [WeeklyVolumeForecast.weekSpread], breaks: [BreakRule] = [StreakForecast.breakRule],
                 band: ClosedRange<Double> = TodayPolicy().band, tolerance: MissionTolerance = .default,
-                resolver: any UTCOffsetResolver) throws {
+                prior: SchedulePrior = .none, resolver: any UTCOffsetResolver) throws {
         var rows = breaks.flatMap { g in spreads.flatMap { v in halfLives.map { Row(halfLifeWeeks: $0, spread: v, breaks: g) } } }
         let runners = try RunDayAnchors.runners(in: store, resolver: resolver)
         for runner in runners {
@@ -90,7 +91,7 @@ public struct WeeklyVolumeCalibration: Sendable {
                 for r in rows.indices {
                     guard let outlook = WeeklyVolumeForecast.outlook(state: state, upTo: needed.max() ?? 0,
                                                                      halfLifeWeeks: rows[r].halfLifeWeeks, spread: rows[r].spread,
-                                                                     breaks: rows[r].breaks) else { continue }
+                                                                     breaks: rows[r].breaks, prior: prior) else { continue }
                     rows[r].anchors += 1
                     for n in needed {
                         let p = outlook.probability(adding: n), y = rest >= n ? 1.0 : 0.0

@@ -110,7 +110,7 @@ struct ModelArtifactTests {
         ("3.25\n", "0\n", LearningError.invalidArtifact(field: "parameters.scales[1]", problem: "0.0 must be > 0")),
         ("      1e-07\n", "      1e-07,\n      2\n",
          LearningError.invalidArtifact(field: "parameters.means", problem: "has 3 values, expected 2 (one per feature name)")),
-        ("\"format_version\": 1", "\"format_version\": 3", LearningError.unsupportedFormatVersion(found: 3, supported: 2)),
+        ("\"format_version\": 1", "\"format_version\": 4", LearningError.unsupportedFormatVersion(found: 4, supported: 3)),
         ("\"logistic_regression\"", "\"gbdt\"",
          LearningError.invalidArtifact(field: "model_type", problem: "\"gbdt\" is not \"logistic_regression\"")),
         ("\"training\": {", "\"training\": [], \"x\": {",

@@ -39,4 +39,12 @@ struct EvalWeeklyCommandTests {
         let streaks = runCLI(["eval-streaks", "--db", "/nonexistent/x.sqlite", "--breaks", "weeks,"])
         #expect(streaks.code != .success && streaks.err.contains("--breaks") && streaks.err.contains("''"), "\(streaks.err)")
     }
+
+    @Test("--model names a directory without a model, before any store is read")
+    func missingModel() {
+        for command in ["eval-streaks", "eval-weekly"] {
+            let result = runCLI([command, "--db", "/nonexistent/x.sqlite", "--model", "/nonexistent/model-dir"])
+            #expect(result.code != .success && result.err.contains("/nonexistent/model-dir"), "\(command): \(result.err)")
+        }
+    }
 }

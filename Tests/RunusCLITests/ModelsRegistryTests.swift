@@ -52,7 +52,8 @@ struct ModelsRegistryTests {
         let calibration = try #require(artifact.calibration)
         // Since record 0617 the trees boost from an LR fitted on the training slice, stored with them.
         let initModel = try #require(artifact.initModel).makeModel()
-        #expect(artifact.formatVersion == 4)
+        // Format 4 (an initial model), or 6 when the store's schedule prior is stored too (record 0668).
+        #expect(artifact.formatVersion == (artifact.schedulePrior == nil ? 4 : 6))
         #expect(artifact.featureSchemaHash == MissionFeatures.schema.hash)
         let card = String(decoding: try #require(fileBytes(dir.file("g1/MODEL_CARD.md"))), as: UTF8.self)
         #expect(card.contains("**Calibration**") && card.contains("**Leakage check**: passed"))
@@ -64,8 +65,8 @@ struct ModelsRegistryTests {
         let report = try ReportModel.load(directory: dir.file("g1"))
         let x = Matrix(rowArrays: [row, [Double](repeating: 0.3, count: row.count)])
         #expect(report.model.probabilities(x) == scorer.probabilities([row, [Double](repeating: 0.3, count: row.count)]))
-        // --init none: the trees alone, format 3 as before.
-        _ = try train(db, "gbdt", to: dir.file("g-none"), extra: ["--init", "none"])
+        // --init none: the trees alone, format 3 as before (without a schedule prior).
+        _ = try train(db, "gbdt", to: dir.file("g-none"), extra: ["--init", "none", "--schedule-prior", "none"])
         guard case .gradientBoosting(let plain) = try ModelFiles.readAny(from: dir.file("g-none")) else {
             Issue.record("not a gradient-boosting artifact"); return
         }
@@ -80,7 +81,7 @@ struct ModelsRegistryTests {
         guard case .gradientBoosting(let a) = try ModelFiles.readAny(from: dir.file("iso")), case .isotonic? = a.calibration else {
             Issue.record("expected an isotonic calibration"); return
         }
-        _ = try train(db, "lr", to: dir.file("lr"))
+        _ = try train(db, "lr", to: dir.file("lr"), extra: ["--schedule-prior", "none"])
         let viaOldPath = try TrainingPipeline.train(examples: TrainingPipeline.examples(store: SQLiteStore(path: db)).examples,
                                                     runners: 14, sources: ["simulated"], options: .init())
         #expect(try ModelFiles.read(from: dir.file("lr")).encode() == viaOldPath.artifact.encode())

@@ -3,6 +3,7 @@ import RunusCore
 import Engine
 import Simulation
 import Storage
+import Learning
 
 /// A simulated database written as `runus simulate` writes one (same runners, runs and offers in
 /// runner order), in a fresh directory under /tmp removed by `cleanup()`.
@@ -42,3 +43,12 @@ struct SystemZones: UTCOffsetResolver {
 /// The repository's root (models/default lives there).
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().path
+
+/// The schedule prior of the shipped models/default (record 0668), what the daemon serving it
+/// forecasts streaks and weekly volumes with; `SchedulePrior.none` when it has none.
+func shippedSchedulePrior() throws -> SchedulePrior {
+    guard let data = FileManager.default.contents(atPath: repositoryRoot + "/models/default/model.json") else {
+        throw CocoaError(.fileNoSuchFile)
+    }
+    return try AnyModelArtifact.decode([UInt8](data)).schedulePrior ?? .none
+}

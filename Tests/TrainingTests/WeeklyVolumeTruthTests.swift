@@ -11,6 +11,8 @@ import Training
 /// the simulated truth describes (record 0655).
 private struct WeeklyOnlyPolicy: OfferPolicy {
     static let target = 0.75
+    /// The shipped model's (record 0668), as the daemon serving it forecasts.
+    let prior: SchedulePrior
 
     func offers(for profile: UserProfile, history: [RunRecord], pastOffers: [MissionAssignment],
                 day: CivilDate, dayStart: EpochSeconds, digests: [RunDigest]) -> [PolicyOffer] {
@@ -21,7 +23,7 @@ private struct WeeklyOnlyPolicy: OfferPolicy {
         let state = RunnerState(history: history, asOf: dayStart, utcOffset: profile.utcOffsetSeconds)
         let scored = CandidateGenerator.weekVolumes(for: state).compactMap { spec -> (MissionSpec, Double)? in
             guard case .weeklyVolume(let target) = spec,
-                  let p = WeeklyVolumeForecast.probability(target: target, state: state) else { return nil }
+                  let p = WeeklyVolumeForecast.probability(target: target, state: state, prior: prior) else { return nil }
             return (spec, p)
         }
         guard let best = scored.min(by: { abs($0.1 - Self.target) < abs($1.1 - Self.target) }) else { return [] }
@@ -44,8 +46,9 @@ struct WeeklyVolumeTruthTests {
     @Test("mean |p̂ − p_true| of offered weekly volumes ≤ 0.05 (a known miss, ≤ 0.10); realised near predicted and true; outcomes match the week's runs")
     func forecastTracksTruth() throws {
         let configuration = SimulationConfiguration(runners: 24, days: 120, seed: 17)
+        let policy = WeeklyOnlyPolicy(prior: try shippedSchedulePrior())
         let runners = ParallelMap.map(count: configuration.runners) {
-            RunnerSimulator.simulate(runner: $0, configuration: configuration, policy: WeeklyOnlyPolicy())
+            RunnerSimulator.simulate(runner: $0, configuration: configuration, policy: policy)
         }
         var tried = 0, completed = 0, predicted = 0.0, truth = 0.0, gap = 0.0
         for runner in runners {
@@ -76,10 +79,12 @@ struct WeeklyVolumeTruthTests {
         let meanGap = gap / n, meanPredicted = predicted / n, meanTruth = truth / n, rate = Double(completed) / n
         print("weekly volume: mean |p̂ − p_true| \(TrainingPipeline.rounded(meanGap)), realised \(TrainingPipeline.rounded(rate)) "
               + "at a predicted \(TrainingPipeline.rounded(meanPredicted)) (true \(TrainingPipeline.rounded(meanTruth))) over \(tried)")
-        // The day chances are the streak forecast's, read from 4…12 of each weekday (breaks
-        // read by the chain, record 0660): with the simulator's own day chances the same
-        // offers gave 0.043 (record 0655), so the miss is the shares' sampling noise.
-        withKnownIssue("the weekly-volume forecast misses the per-kind bound through its day chances (record 0655)", isIntermittent: true) {
+        // The day chances are the streak forecast's, shrunk toward the shipped model's schedule
+        // prior (record 0668: 0.086 → 0.068). What is left is the run days' distances: a
+        // runner's level is read from the last weeks' runs while the simulated endurance drifts
+        // (docs/performance/multi-day-forecasts.md: no half-life, and not a log-normal with the
+        // simulator's own spread, reaches 0.05).
+        withKnownIssue("the weekly-volume forecast misses the per-kind bound through its distances (records 0655, 0668)", isIntermittent: true) {
             #expect(meanGap <= Self.truthGoal, "mean |p̂ − p_true| \(meanGap) over \(tried)")
         }
         #expect(meanGap <= 2 * Self.truthGoal, "mean |p̂ − p_true| \(meanGap) over \(tried)")

@@ -20,9 +20,10 @@ public struct GradientBoostingArtifact: Sendable {
     /// Version 3 adds the optional `calibration` object (docs/decisions/0611); version 4 the
     /// optional `init_model` (a logistic-regression artifact whose margin the trees boost from,
     /// docs/decisions/0617); version 5 the optional `kind_calibration` (per-kind maps after the
-    /// shared calibration, docs/decisions/0631). A document is written with the lowest version
-    /// that holds what it has, so one without those parts is byte for byte what earlier builds wrote.
-    public static let currentFormatVersion = 5
+    /// shared calibration, docs/decisions/0631); version 6 the optional `schedule_prior` (record
+    /// 0668). A document is written with the lowest version that holds what it has, so one
+    /// without those parts is byte for byte what earlier builds wrote.
+    public static let currentFormatVersion = 6
     public static let modelType = "gradient_boosting"
 
     public let modelVersion: String
@@ -50,10 +51,14 @@ public struct GradientBoostingArtifact: Sendable {
     public let kindCalibration: KindCalibration?
     /// `kindCalibration` resolved against `featureNames`.
     public let kindColumns: KindCalibration.Columns?
+    /// The pooled weekday shares the multi-day forecasts shrink toward; nil = none (record 0668).
+    public let schedulePrior: SchedulePrior?
 
-    /// The format version `encode` writes: 5 with per-kind maps, else 4 with an initial model,
-    /// else 3 with a calibration, else 2.
-    public var formatVersion: Int { kindCalibration != nil ? 5 : initModel != nil ? 4 : calibration == nil ? 2 : 3 }
+    /// The format version `encode` writes: 6 with a schedule prior, else 5 with per-kind maps,
+    /// else 4 with an initial model, else 3 with a calibration, else 2.
+    public var formatVersion: Int {
+        schedulePrior != nil ? 6 : kindCalibration != nil ? 5 : initModel != nil ? 4 : calibration == nil ? 2 : 3
+    }
 
     /// Raw score (log-odds) of one row: the initial model's margin (when there is one) plus the trees'.
     /// Training, the daemon, `runus models` and reports all score through this (or the batch forms).
@@ -76,7 +81,7 @@ public struct GradientBoostingArtifact: Sendable {
                                  fingerprint: fingerprint, seed: seed, configurationValues: configuration,
                                  metrics: metrics.merging(extra) { $1 }, trainingRows: trainingRows, iterations: iterations,
                                  calibration: calibration, initModel: initModel,
-                                 kindCalibration: kindCalibration, kindColumns: kindColumns)
+                                 kindCalibration: kindCalibration, kindColumns: kindColumns, schedulePrior: schedulePrior)
     }
 
     /// The same artifact with per-kind maps (nil: none) and merged `metrics`; throws when a map's
@@ -86,7 +91,18 @@ public struct GradientBoostingArtifact: Sendable {
                                  fingerprint: fingerprint, seed: seed, configurationValues: configuration,
                                  metrics: metrics.merging(extra) { $1 }, trainingRows: trainingRows, iterations: iterations,
                                  calibration: calibration, initModel: initModel,
-                                 kindCalibration: kindCalibration, kindColumns: try kindCalibration?.columns(featureNames: featureNames))
+                                 kindCalibration: kindCalibration, kindColumns: try kindCalibration?.columns(featureNames: featureNames),
+                                 schedulePrior: schedulePrior)
+    }
+
+    /// The same artifact with a schedule prior (nil, or one with weight 0: none; record 0668)
+    /// and merged `metrics`.
+    public func with(schedulePrior: SchedulePrior?, metrics extra: [String: Double] = [:]) -> GradientBoostingArtifact {
+        GradientBoostingArtifact(model: model, modelVersion: modelVersion, featureNames: featureNames, featureSchemaHash: featureSchemaHash,
+                                 fingerprint: fingerprint, seed: seed, configurationValues: configuration,
+                                 metrics: metrics.merging(extra) { $1 }, trainingRows: trainingRows, iterations: iterations,
+                                 calibration: calibration, initModel: initModel, kindCalibration: kindCalibration,
+                                 kindColumns: kindColumns, schedulePrior: SchedulePrior.stored(schedulePrior))
     }
 
     public init(model: GradientBoostingModel, modelVersion: String, featureNames: [String], featureSchemaHash: String,
@@ -113,6 +129,7 @@ public struct GradientBoostingArtifact: Sendable {
         self.initRegression = initModel?.makeModel()
         self.kindCalibration = nil
         self.kindColumns = nil
+        self.schedulePrior = nil
         self.trainingRows = model.report?.rows ?? 0
         self.iterations = model.report?.iterations ?? model.trees.count
     }
@@ -120,8 +137,10 @@ public struct GradientBoostingArtifact: Sendable {
     init(model: GradientBoostingModel, modelVersion: String, featureNames: [String], featureSchemaHash: String,
          fingerprint: String, seed: UInt64, configurationValues: [String: Double], metrics: [String: Double],
          trainingRows: Int, iterations: Int, calibration: CalibrationMap?, initModel: ModelArtifact?,
-         kindCalibration: KindCalibration? = nil, kindColumns: KindCalibration.Columns? = nil) {
+         kindCalibration: KindCalibration? = nil, kindColumns: KindCalibration.Columns? = nil,
+         schedulePrior: SchedulePrior? = nil) {
         self.kindCalibration = kindCalibration
+        self.schedulePrior = schedulePrior
         self.kindColumns = kindColumns
         self.calibration = calibration
         self.initModel = initModel
@@ -175,6 +194,7 @@ public struct GradientBoostingArtifact: Sendable {
         if let calibration { document["calibration"] = calibration.jsonValue }
         if let initModel { document["init_model"] = initModel.jsonValue }
         if let kindCalibration { document["kind_calibration"] = kindCalibration.jsonValue }
+        if let schedulePrior { document["schedule_prior"] = schedulePrior.jsonValue }
         return .object(document)
     }
 
@@ -237,6 +257,7 @@ public struct GradientBoostingArtifact: Sendable {
             try checkInitModel(initModel, featureNames: names, featureSchemaHash: try schema.string("hash"))
         }
         let kind = try KindCalibration.decodeOptional(root, version: version, minimumVersion: 5, featureNames: names)
+        let schedulePrior = try SchedulePrior.decodeOptional(root, version: version, minimumVersion: 6)
         let seed = try training.int("seed")
         if seed < 0 { throw LearningError.invalidArtifact(field: "training.seed", problem: "\(seed) must be >= 0") }
         return GradientBoostingArtifact(model: GradientBoostingModel(trees: trees, featureCount: names.count), modelVersion: try root.string("model_version"),
@@ -244,7 +265,7 @@ public struct GradientBoostingArtifact: Sendable {
                                         seed: UInt64(seed), configurationValues: configuration, metrics: metrics,
                                         trainingRows: try training.int("rows"), iterations: try training.int("iterations"),
                                         calibration: calibration, initModel: initModel,
-                                        kindCalibration: kind?.0, kindColumns: kind?.1)
+                                        kindCalibration: kind?.0, kindColumns: kind?.1, schedulePrior: schedulePrior)
     }
 
     /// The `init_model` object read as a logistic-regression artifact; errors name "init_model.<field>".
