@@ -84,7 +84,8 @@ public struct RunnerProfiles: Sendable {
     /// Everything the engine keeps about a runner.
     public struct Export: Sendable {
         public let profile: UserProfile
-        /// Runs by start time, with their tracks.
+        /// Runs by start time, without their tracks: `exportedRun` reads each whole, one at a
+        /// time, so an export never holds every track at once (record 0555).
         public let runs: [RunRecord]
         public let assignments: [MissionAssignment]
         public let rewards: [RewardEntry]
@@ -96,7 +97,6 @@ public struct RunnerProfiles: Sendable {
     public func export(_ id: UserID) throws -> Export {
         let user = try profile(id)
         let runs = try store.runs(user: id, from: -.greatestFiniteMagnitude, to: .greatestFiniteMagnitude)
-            .map { try store.run(user: id, id: $0.id) ?? $0 }
         let assignments = try store.assignments(user: id, from: CivilDate(daysSinceEpoch: -1_000_000),
                                                 to: CivilDate(daysSinceEpoch: 1_000_000))
         let races = try store.races(user: id).map { race in
@@ -104,5 +104,10 @@ public struct RunnerProfiles: Sendable {
         }
         return Export(profile: user, runs: runs, assignments: assignments, rewards: try store.rewards(user: id),
                       badges: try store.badges(user: id), races: races)
+    }
+
+    /// One run of an export with its track (the listed run itself if it has gone since).
+    public func exportedRun(_ listed: RunRecord, of id: UserID) throws -> RunRecord {
+        try store.run(user: id, id: listed.id) ?? listed
     }
 }

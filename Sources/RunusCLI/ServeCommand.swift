@@ -26,8 +26,9 @@ enum ServeCommand: Command {
     then send {"op":"auth","token":"…"} first (Unix socket clients are exempt), and a connection
     is closed after 3 wrong tokens. Limits that keep one client from hurting the others:
     --max-line-bytes, --max-connections, --idle-timeout, --max-buffered-bytes
-    (memory for all clients together) and --line-deadline (slow senders); docs/decisions/0501,
-    0512, 0513, 0530 and 0531 give the reasons for each default.
+    (memory for all clients together), --line-deadline (slow senders) and --write-deadline
+    (clients that do not read their answers); docs/decisions/0501, 0512, 0513, 0530, 0531 and
+    0555 give the reasons for each default.
     """
     static let parser = ArgumentParser(options: [
         .required("db", "PATH|URI", help: "SQLite file (created if absent) or postgresql:// URI (docs/deploy.md)."),
@@ -44,6 +45,8 @@ enum ServeCommand: Command {
                help: "Memory all connections together may hold in buffers; beyond it new work gets 'unavailable' (1048576-1099511627776, at least 2 × --max-line-bytes)."),
         .value("line-deadline", "SECONDS", default: "30",
                help: "A request line must end this long after its first byte, else 'line_timeout' and close (0.01-86400)."),
+        .value("write-deadline", "SECONDS", default: "30",
+               help: "Pending answers must see the client read some of them this often, else the connection is closed (0.01-86400)."),
         .value("offload", "OPS", default: "runs.ingest,runs.get,model.reload,missions.evaluate,missions.progress,missions.history,users.export,users.delete",
                help: "Comma-separated operations run on the worker pool (whatever can take milliseconds: record 0510)."),
         .value("reward-window-days", "DAYS", default: "7", help: "Runs that started longer ago complete no mission and earn no XP (1-365)."),
@@ -77,6 +80,7 @@ enum ServeCommand: Command {
             configuration.maximumBufferedBytes = cap
         }
         if let deadline = try arguments.double("line-deadline", in: 0.01...86_400) { configuration.lineDeadline = .seconds(deadline) }
+        if let deadline = try arguments.double("write-deadline", in: 0.01...86_400) { configuration.writeDeadline = .seconds(deadline) }
         configuration.offloadedOperations = Set(try arguments.require("offload").split(separator: ",").map {
             String($0.trimmingCharacters(in: .whitespaces)) }.filter { !$0.isEmpty })
         if let tokenPath { configuration.authToken = try readToken(tokenPath) }

@@ -54,6 +54,38 @@ extension Connection {
             + "request not run, retry later"))
     }
 
+    /// An offloaded answer longer than one read that would take the client buffers past the cap
+    /// is not queued: the client gets `unavailable` for it instead (record 0555). Writes answer
+    /// in far less than a read, so a refused answer never hides a change that was made.
+    func admit(_ answer: [UInt8]) -> [UInt8] {
+        let budget = context.server.budget
+        guard answer.count > budget.smallInputBytes, budget.heldBytes + answer.count > budget.limit else { return answer }
+        context.server.logLimited(.bufferCap, [
+            "connection": .number(Double(id)), "answer_bytes": .number(Double(answer.count)),
+            "held_bytes": .number(Double(budget.heldBytes)),
+        ])
+        return Answer.failureLine(id: .null, code: .unavailable, message:
+            "an answer of \(answer.count) bytes would take the daemon's client buffers (\(budget.heldBytes) bytes held) "
+            + "past --max-buffered-bytes \(budget.limit); not sent, retry later")
+    }
+
+    // MARK: write deadline
+
+    /// True when output has waited longer than `deadline` (ns) for the client to read any of it.
+    func sendIsOverdue(now: Int64, deadline: Int64) -> Bool {
+        sendWaitingSince != 0 && !isClosed && now - sendWaitingSince >= deadline
+    }
+
+    /// The client has not read its answers for the write deadline: it is cut off, with no
+    /// last line (it is not reading), and the memory goes back to the cap (record 0555).
+    func expireSend(now: Int64) {
+        context.server.logLimited(.writeDeadline, [
+            "connection": .number(Double(id)), "pending_bytes": .number(Double(pendingBytes)),
+            "seconds": .number(Double((now - sendWaitingSince) / 1_000_000) / 1000),
+        ])
+        close()
+    }
+
     // MARK: line deadline
 
     /// True when a partial line has been pending longer than `lineDeadline` while the server

@@ -62,6 +62,14 @@ final class Connection: EventSource, @unchecked Sendable {
     /// Complete lines are left in the framer (a turn ran out, or backpressure): read no more
     /// until they are answered, so a fast pipeliner cannot grow the input buffer without bound.
     private var linesWaiting = false
+    /// The answer being written part by part (record 0555); it holds `slots[0]` until its last
+    /// part is queued.
+    private var stream: StreamedAnswer?
+    /// The stream's next part is being made on the pool.
+    private var streamPartRunning = false
+    /// Monotonic ns since which pending output has been waiting for the client to read it
+    /// (since the last byte sent); 0 when nothing is pending (the write deadline, record 0555).
+    var sendWaitingSince: Int64 = 0
 
     init(fd: Int32, id: UInt64, unix: Bool, context: ConnectionLoop) {
         self.fd = fd
@@ -203,6 +211,7 @@ final class Connection: EventSource, @unchecked Sendable {
         }
         linesWaiting = !exhausted
         if turnOver { context.scheduleAgain(self) }
+        continueStream()
         if pendingBytes == 0, slots.isEmpty, closing || (readEOF && exhausted) {
             if lingerOnClose, !readEOF { startLingering() } else { close() }
             return
@@ -251,12 +260,66 @@ final class Connection: EventSource, @unchecked Sendable {
             let sequence = slotBase &+ UInt64(slots.count)
             slots.append(nil)
             let loop = context.loop
+            let partBytes = configuration.streamPartBytes
             server.workers.async {
-                let answer = router.finish(handler, request, startedAt: started)
-                server.noteLatency(request, startedAt: started)
-                loop.execute { [self] in complete(sequence, answer) }
+                switch router.begin(handler, request, startedAt: started) {
+                case .line(let answer):
+                    server.noteLatency(request, startedAt: started)
+                    loop.execute { [self] in complete(sequence, answer) }
+                case .stream(let streamed):
+                    let part = streamed.next(partBytes: partBytes)
+                    loop.execute { [self] in receive(part, of: streamed, sequence: sequence) }
+                }
             }
         }
+    }
+
+    /// A streamed answer's part is ready (on the loop thread): queue it; the next one is made
+    /// once the client has read this far (`continueStream`).
+    private func receive(_ part: StreamedAnswer.Part, of streamed: StreamedAnswer, sequence: UInt64) {
+        streamPartRunning = false
+        guard !isClosed else { return }
+        // The stream holds the first slot: this connection runs one request at a time (0532).
+        guard sequence == slotBase, slots.first.map({ $0 == nil }) == true else { return close() }
+        switch part {
+        case .more(let bytes):
+            output.append(contentsOf: bytes)
+            stream = streamed
+        case .last(let bytes):
+            output.append(contentsOf: bytes)
+            stream = nil
+            slots.removeFirst()
+            slotBase &+= 1
+            releaseReadyAnswers()
+        case .failed:
+            // Part of the line went out; it cannot be finished or followed by another answer.
+            configuration.log(ServerLog.line(.warn, "stream_cut", [
+                "connection": .number(Double(id)), "request_id": .string(streamed.request.requestID)]))
+            return close()
+        }
+        progress()
+    }
+
+    /// Starts the next part of the streamed answer when the client has read the last ones
+    /// below the high-water mark and the memory cap has room; while the cap is full the loop's
+    /// sweep calls this again (`retryStream`).
+    private func continueStream() {
+        guard let streamed = stream, !streamPartRunning, !isClosed, pendingBytes < configuration.outputHighWaterBytes, !context.server.budget.isFull else { return }
+        streamPartRunning = true
+        stream = nil
+        let loop = context.loop
+        let partBytes = configuration.streamPartBytes
+        let sequence = slotBase
+        context.server.workers.async {
+            let part = streamed.next(partBytes: partBytes)
+            loop.execute { [self] in receive(part, of: streamed, sequence: sequence) }
+        }
+    }
+
+    /// A stream waiting for room under the memory cap tries again (the loop's sweep).
+    func retryStream() {
+        guard stream != nil, !streamPartRunning else { return }
+        progress()
     }
 
     /// Queues an unsolicited line (a race event) and writes what it can. A client that lets
@@ -306,15 +369,21 @@ final class Connection: EventSource, @unchecked Sendable {
         // `sequence` is one this connection handed out, so it lies within the slots.
         let index = Int(truncatingIfNeeded: sequence &- slotBase)
         guard slots.indices.contains(index) else { return }
-        slots[index] = answer
-        waitingAnswerBytes += answer.count
+        let admitted = admit(answer)
+        slots[index] = admitted
+        waitingAnswerBytes += admitted.count
+        releaseReadyAnswers()
+        progress()
+    }
+
+    /// Moves the answers at the head of `slots` that are ready to the output, in order.
+    private func releaseReadyAnswers() {
         while let first = slots.first, let ready = first {
             output.append(contentsOf: ready)
             waitingAnswerBytes -= ready.count
             slots.removeFirst()
             slotBase &+= 1
         }
-        progress()
     }
 
     /// Sends as much as the socket takes. False when the connection had to be closed.
@@ -333,8 +402,11 @@ final class Connection: EventSource, @unchecked Sendable {
             guard let sent else { break }
             outputStart += sent
             lastActivity = Sys.monotonicNanoseconds()
+            sendWaitingSince = 0
         }
+        if outputStart < output.count, sendWaitingSince == 0 { sendWaitingSince = Sys.monotonicNanoseconds() }
         if outputStart == output.count {
+            sendWaitingSince = 0
             // Keep a modest buffer (one read's worth); give back one that a big answer grew, so
             // an idle connection holds little of the memory cap (record 0530).
             if output.capacity > configuration.readChunkBytes { output = [] } else {

@@ -156,24 +156,31 @@ final class ConnectionLoop: @unchecked Sendable {
     /// of the idle timeout and the line deadline, 10 ms...1 s, so a connection is closed
     /// between 1× and 1.25× its limit (plus at most 1 s for long limits).
     private var sweepInterval: Int64 {
-        let shorter = min(LineServer.nanoseconds(configuration.idleTimeout), LineServer.nanoseconds(configuration.lineDeadline))
+        let shorter = min(LineServer.nanoseconds(configuration.idleTimeout), LineServer.nanoseconds(configuration.lineDeadline),
+                          LineServer.nanoseconds(configuration.writeDeadline))
         return min(1_000_000_000, max(10_000_000, shorter / 4))
     }
 
-    /// Closes idle connections, expires overdue lines (record 0531) and writes the counts of
-    /// suppressed log lines.
+    /// Closes idle connections and those that stopped reading their answers (record 0555),
+    /// expires overdue lines (record 0531), lets streams waiting on the memory cap try again,
+    /// and writes the counts of suppressed log lines.
     private func sweep() {
         let now = Sys.monotonicNanoseconds()
         guard now >= nextIdleSweep else { return }
         nextIdleSweep = now + sweepInterval
         let idleLimit = LineServer.nanoseconds(configuration.idleTimeout)
         let lineLimit = LineServer.nanoseconds(configuration.lineDeadline)
+        let writeLimit = LineServer.nanoseconds(configuration.writeDeadline)
         for connection in Array(connections.values) {
-            if connection.lineIsOverdue(now: now, deadline: lineLimit) {
+            if connection.sendIsOverdue(now: now, deadline: writeLimit) {
+                connection.expireSend(now: now)
+            } else if connection.lineIsOverdue(now: now, deadline: lineLimit) {
                 connection.expireLine(now: now)
             } else if connection.isIdle(since: now - idleLimit) {
                 configuration.log(ServerLog.line(.info, "idle_timeout", ["connection": .number(Double(connection.id))]))
                 connection.close()
+            } else {
+                connection.retryStream()
             }
         }
         server.flushLimitedLogs(now: now)

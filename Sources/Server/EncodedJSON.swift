@@ -10,6 +10,11 @@ public struct EncodedJSON: Sendable, Equatable {
     public init(_ value: JSONValue) {
         bytes = JSONWriter.bytes(value)
     }
+
+    /// Bytes a `ResultStream` wrote, whole (the inline paths of a streamed operation).
+    init(streamedBytes: [UInt8]) {
+        bytes = streamedBytes
+    }
 }
 
 extension Answer {

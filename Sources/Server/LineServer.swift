@@ -202,7 +202,7 @@ public final class LineServer: @unchecked Sendable {
     }
 
     /// Events a client can cause as often as it likes, whose log lines are rate-limited.
-    enum LimitedLogEvent: CaseIterable { case authFailed, bufferCap, lineDeadline }
+    enum LimitedLogEvent: CaseIterable { case authFailed, bufferCap, lineDeadline, writeDeadline }
 
     /// Writes the event's line unless this second already had `clientEventLogsPerSecond` of
     /// them; a line counting the suppressed ones follows the window (here or in
@@ -228,6 +228,7 @@ public final class LineServer: @unchecked Sendable {
         case .authFailed: "auth_failed"
         case .bufferCap: "buffer_cap_refused"
         case .lineDeadline: "line_deadline"
+        case .writeDeadline: "write_deadline"
         }
     }
 

@@ -13,11 +13,16 @@ public final class Router: Sendable {
     /// Like `Handler`, for an operation that keeps its results already encoded (a cache):
     /// returns the `result` value's bytes, which go into the answer line as they are.
     public typealias EncodedHandler = @Sendable (Request) throws -> EncodedJSON
+    /// Like `Handler`, for an operation whose result can be too large to hold whole: returns
+    /// the result as a stream of parts (record 0555). Register it as offloaded, or it is
+    /// written whole, inline.
+    public typealias StreamedHandler = @Sendable (Request) throws -> any ResultStream
 
     /// A registered operation.
     enum Operation: Sendable {
         case value(Handler)
         case encoded(EncodedHandler)
+        case streamed(StreamedHandler)
     }
 
     public let stats: Stats
@@ -52,6 +57,11 @@ public final class Router: Sendable {
     /// Registers `op` with a handler whose results are already encoded (decision 0521).
     public func registerEncoded(_ op: String, _ handler: @escaping EncodedHandler) {
         add(op, .encoded(handler))
+    }
+
+    /// Registers `op` with a handler whose result is written in parts (record 0555).
+    public func registerStreamed(_ op: String, _ handler: @escaping StreamedHandler) {
+        add(op, .streamed(handler))
     }
 
     private func add(_ op: String, _ operation: Operation) {
@@ -90,6 +100,7 @@ public final class Router: Sendable {
                 switch operation {
                 case .value(let handler): result = try handler(request)
                 case .encoded(let handler): result = try JSONParser.parse(try handler(request).bytes)
+                case .streamed(let handler): result = try JSONParser.parse(try Self.drain(handler(request)))
                 }
                 stats.record(op: request.op, ok: true, microseconds: Self.microseconds(since: started))
                 return Answer.success(id: request.id, result: result)
@@ -146,6 +157,8 @@ public final class Router: Sendable {
             switch operation {
             case .value(let handler): line = Answer.successLine(id: request.echoedID, result: try handler(request))
             case .encoded(let handler): line = Answer.successLine(id: request.echoedID, encodedResult: try handler(request))
+            case .streamed(let handler):
+                line = Answer.successLine(id: request.echoedID, encodedResult: EncodedJSON(streamedBytes: try Self.drain(handler(request))))
             }
             stats.record(op: request.op, ok: true, microseconds: Self.microseconds(since: startedAt))
             return line
@@ -153,6 +166,46 @@ public final class Router: Sendable {
             let failure = failure(error, request, startedAt: startedAt)
             return Answer.failureLine(id: request.echoedID, error: failure.error)
         }
+    }
+
+    /// What `begin` starts: a whole answer line, or a streamed answer the connection writes
+    /// part by part.
+    enum Begun {
+        case line([UInt8])
+        case stream(StreamedAnswer)
+    }
+
+    /// `finish`, except that a streamed operation's answer is handed back unwritten (its
+    /// handler has run: a request it refuses is a whole error line).
+    func begin(_ operation: Operation, _ request: Request, startedAt: Int64) -> Begun {
+        guard case .streamed(let handler) = operation else { return .line(finish(operation, request, startedAt: startedAt)) }
+        do {
+            return .stream(StreamedAnswer(stream: try handler(request), request: request, startedAt: startedAt, router: self))
+        } catch {
+            return .line(failureLine(error, request, startedAt: startedAt))
+        }
+    }
+
+    /// The error answer line for what a handler (or a stream's first part) threw, counted.
+    func failureLine(_ error: any Error, _ request: Request, startedAt: Int64) -> [UInt8] {
+        Answer.failureLine(id: request.echoedID, error: failure(error, request, startedAt: startedAt).error)
+    }
+
+    /// A whole stream's bytes, for the paths that answer in one piece.
+    private static func drain(_ stream: any ResultStream) throws -> [UInt8] {
+        var out: [UInt8] = []
+        while try stream.writeNext(into: &out, partBytes: 1 << 20) {}
+        return out
+    }
+
+    /// A stream failed after its first part: counted, and logged with the request id; the
+    /// connection closes (record 0555).
+    func streamFailed(_ request: Request, _ error: any Error, startedAt: Int64) {
+        stats.record(op: request.op, ok: false, microseconds: Self.microseconds(since: startedAt))
+        log(ServerLog.line(.error, "stream_failed", [
+            "op": .string(request.op), "id": request.id, "connection": .number(Double(request.connectionID)),
+            "request_id": .string(request.requestID), "message": .string("\(error)"),
+        ]))
     }
 
     static func microseconds(since startedAt: Int64) -> UInt64 {

@@ -52,6 +52,13 @@ public struct ServerConfiguration: Sendable {
     /// connection gets `line_timeout` and is closed (record 0531): a client trickling bytes
     /// resets the idle timeout but not this. Default 30 s.
     public var lineDeadline: Duration = .seconds(30)
+    /// Pending output must see a byte read by the client this long after it was last sent to,
+    /// or the connection is closed (record 0555): a client that asks and never reads holds
+    /// its answers' memory no longer than this. Default 30 s.
+    public var writeDeadline: Duration = .seconds(30)
+    /// Bytes of a streamed answer (`Router.registerStreamed`) made at a time, 1...Int.max
+    /// (record 0555). Default 256 KiB.
+    public var streamPartBytes: Int = 256 * 1024
     /// When set, TCP connections must send `{"op":"auth","token":…}` with these bytes first;
     /// Unix socket connections are exempt (file permissions guard them).
     public var authToken: [UInt8]? = nil

@@ -1,7 +1,6 @@
 import RunusCore
 import Engine
 import Server
-import TrackFormats
 
 /// `users.upsert`, `users.get`, `users.delete` and `users.export` (docs/protocol.md): the profile
 /// the backend sends (accounts are its business), and the runner's data for privacy requests.
@@ -50,53 +49,12 @@ extension DaemonOperations {
         return ["user": .string(id), "deleted": true]
     }
 
-    /// Everything kept about the runner; `tracks: true` adds every run's fixes.
-    func usersExport(_ request: Request) throws -> JSONValue {
+    /// Everything kept about the runner; `tracks: true` adds every run's fixes. Written in
+    /// parts, a run at a time (`UsersExportStream`, record 0555).
+    func usersExport(_ request: Request) throws -> any ResultStream {
         let id = try request.string("user")
         let withTracks = try request.optionalBool("tracks") ?? false
-        let data = try WireErrors.engine("users.export") { try RunnerProfiles(store: store).export(id) }
-        return [
-            "user": .string(id),
-            "profile": Self.profileJSON(data.profile),
-            "runs": .array(data.runs.map { run in
-                var object: [String: JSONValue] = [
-                    "id": .string(run.id), "start_time": .number(run.startTime), "distance_m": .number(run.distance),
-                    "elapsed_s": .number(run.elapsed), "moving_s": .number(run.moving),
-                    "elevation_gain_m": .number(run.elevationGain), "calories_kcal": run.calories.map { .number($0) } ?? .null,
-                    "source": .string(run.source), "rewarded": .bool(run.rewarded),
-                    "unrewarded_reason": run.unrewardedReason.map { .string($0) } ?? .null,
-                    "has_track": .bool(run.track != nil),
-                ]
-                if withTracks, let bytes = run.track, let track = try? CompactTrackCodec.decode(bytes) {
-                    object["points"] = WireTrack.json(track)
-                }
-                return .object(object)
-            }),
-            "missions": .array(data.assignments.map { a in
-                ["id": .string(a.id), "day": .string(a.day.description), "kind": .string(a.kind),
-                 "spec": (try? JSONParser.parse(a.specJSON)) ?? .null, "model_version": .string(a.modelVersion),
-                 "p_complete": a.shownPComplete.map { .number($0) } ?? .null, "xp": .number(Double(a.xp)), "status": .string(a.status.rawValue),
-                 "run_id": a.runID.map { .string($0) } ?? .null, "progress": a.progress.map { .number($0) } ?? .null,
-                 "offered_at": .number(a.offeredAt)]
-            }),
-            "rewards": .array(data.rewards.map { r in
-                ["time": .number(r.time), "xp": .number(Double(r.xp)), "reason": .string(r.reason),
-                 "ref_id": r.refID.map { .string($0) } ?? .null]
-            }),
-            "badges": .array(data.badges.map { b in
-                ["id": .string(b.badgeID), "awarded_at": .number(b.awardedAt), "run_id": b.runID.map { .string($0) } ?? .null]
-            }),
-            "races": .array(data.races.map { race, result in
-                ["race_id": .string(race.id), "name": .string(race.name), "distance_m": .number(race.distance),
-                 "start_time": .number(race.startTime), "host": .bool(ExactText.same(race.createdBy, id)),
-                 "cancelled": .bool(race.cancelledAt != nil),
-                 "result": result.map { r in
-                     ["rank": .number(Double(r.rank)), "status": .string(r.status), "distance_m": .number(r.distance),
-                      "finish_time_s": r.finishTime.map { .number($0) } ?? .null, "xp": .number(Double(r.xp)),
-                      "badges": .array(r.badges.map { .string($0) })] as JSONValue
-                 } ?? .null]
-            }),
-        ]
+        return try UsersExportStream(user: id, withTracks: withTracks, store: store)
     }
 
     /// The `user` of a write: 1 to 128 bytes.

@@ -46,7 +46,7 @@ struct DaemonOperations: Sendable {
         router.register("users.upsert") { request in try invalidatingToday(request, usersUpsert) }
         router.register("users.get") { request in try usersGet(request) }
         router.register("users.delete") { request in try invalidatingToday(request, usersDelete) }
-        router.register("users.export") { request in try usersExport(request) }
+        router.registerStreamed("users.export") { request in try usersExport(request) }
         router.register("runs.ingest") { request in try invalidatingToday(request, runsIngest) }
         router.register("runs.get") { request in try runsGet(request) }
         router.register("history") { request in try history(request) }

@@ -73,6 +73,26 @@ enum WireTrack {
     static func json(_ track: Track) -> JSONValue {
         var out: [JSONValue] = []
         out.reserveCapacity(track.points.count + track.deviceDistances.count)
+        forEachEntry(of: track) { out.append($0) }
+        return .array(out)
+    }
+
+    /// `JSONWriter.write(json(track), into: &out)` without the whole tree: one entry at a
+    /// time, so a day-long track costs its bytes, not a JSON tree several times their size
+    /// (`users.export`, record 0555).
+    static func write(_ track: Track, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "["))
+        var first = true
+        forEachEntry(of: track) { entry in
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            JSONWriter.write(entry, into: &out)
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    /// The entries of `json(track)` in order.
+    private static func forEachEntry(of track: Track, _ body: (JSONValue) -> Void) {
         func entry(_ time: Double, _ position: [JSONValue], _ readings: [Double?]) -> JSONValue {
             var fields: [JSONValue] = [.number(time)] + position
             if let last = readings.lastIndex(where: { $0 != nil }) {
@@ -86,19 +106,18 @@ enum WireTrack {
             // Each branch takes one entry, so this ends whatever the times (NaN included).
             if i < points.count, j >= readings.count || points[i].time < readings[j].time {
                 let p = points[i]
-                out.append(entry(p.time, [.number(p.latitude), .number(p.longitude)], [p.elevation, p.heartRate, p.cadence]))
+                body(entry(p.time, [.number(p.latitude), .number(p.longitude)], [p.elevation, p.heartRate, p.cadence]))
                 i += 1
             } else if i < points.count, points[i].time == readings[j].time {
                 let p = points[i]
-                out.append(entry(p.time, [.number(p.latitude), .number(p.longitude)],
-                                 [p.elevation, p.heartRate, p.cadence, readings[j].distance]))
+                body(entry(p.time, [.number(p.latitude), .number(p.longitude)],
+                           [p.elevation, p.heartRate, p.cadence, readings[j].distance]))
                 i += 1; j += 1
             } else {
                 let r = readings[j]
-                out.append(entry(r.time, [.null, .null], [nil, r.heartRate, r.cadence, r.distance]))
+                body(entry(r.time, [.null, .null], [nil, r.heartRate, r.cadence, r.distance]))
                 j += 1
             }
         }
-        return .array(out)
     }
 }
