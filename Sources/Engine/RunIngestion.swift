@@ -126,6 +126,7 @@ public final class RunIngestion: Sendable {
         case .skipped(let reason): throw IngestError.impossible(runID: clientRunID, reason: reason)
         }
         return try store.transaction(runners: [userID]) {
+            var run = run, verdict = verdict
             // A concurrent request may have ingested the same run since the first check.
             if let stored = try store.ingestAnswer(user: userID, runID: runID) { return try JSONParser.parse(stored) }
             let day = user.localDay(at: run.startTime, resolver: resolver)
@@ -137,6 +138,14 @@ public final class RunIngestion: Sendable {
                                           unrewarded: DuplicateRun.unrewarded(original), duplicateOf: original.id)
                 try store.recordIngestAnswer(user: userID, runID: runID, answerJSON: JSONWriter.string(answer.json))
                 return answer.json
+            }
+            // Inside the runner's transaction, so two runs sent at once are summed together.
+            let reach = PlausibilityRules.volumeReach
+            if run.rewarded, let over = PlausibilityRules.volumeVerdict(
+                of: run, among: try store.runs(user: userID, from: run.startTime - reach, to: run.startTime + reach)) {
+                run.rewarded = false
+                run.unrewardedReason = over.code
+                verdict = over
             }
             guard try store.insertRun(run) else { throw IngestError.runIDTaken(runID: clientRunID) }
             try closeDays(before: day, user: user)

@@ -43,10 +43,13 @@ public enum UnrewardedReason {
     public static let tooFast = "too_fast"
     /// Under `minimumDistance` or `minimumMoving` once cleaned (vehicle parts left out).
     public static let tooShort = "too_short"
+    /// With the runner's other rewarded runs, more distance in a day or a week than anyone has
+    /// run (`PlausibilityRules.volumeVerdict`, record 0233).
+    public static let overVolume = "over_volume"
 
     /// Reasons whose runs are not evidence of the runner's ability: left out of runner states,
     /// badges, goals and mission contexts, though listed in the history.
-    static let implausible: Set<String> = [tooFast, tooShort]
+    static let implausible: Set<String> = [tooFast, tooShort, overVolume]
 }
 
 extension RunRecord {
