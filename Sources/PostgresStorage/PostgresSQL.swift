@@ -16,6 +16,7 @@ enum PostgresSQL {
     /// A runner's race rows go too; races they hosted stay for the others, without a host.
     static let deleteUser = [
         "DELETE FROM ingest_answers WHERE user_id = $1",
+        "DELETE FROM race_holds WHERE user_id = $1",
         "DELETE FROM race_results WHERE user_id = $1",
         "DELETE FROM race_entries WHERE user_id = $1",
         "UPDATE races SET created_by = '' WHERE created_by = $1",
@@ -141,7 +142,7 @@ enum PostgresSQL {
         """)
     /// Children first, as `deleteUser`.
     static let removeAll = [
-        "DELETE FROM race_results", "DELETE FROM race_entries", "DELETE FROM races",
+        "DELETE FROM race_holds", "DELETE FROM race_results", "DELETE FROM race_entries", "DELETE FROM races",
         "DELETE FROM ingest_answers", "DELETE FROM badges", "DELETE FROM rewards",
         "DELETE FROM mission_assignments", "DELETE FROM run_digests", "DELETE FROM runs", "DELETE FROM users",
         "DELETE FROM user_generations",

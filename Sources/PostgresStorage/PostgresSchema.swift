@@ -19,6 +19,7 @@ enum PostgresSchema {
         Migration(version: 3, sql: version3),
         Migration(version: 4, sql: version4),
         Migration(version: 5, sql: version5),
+        Migration(version: 6, sql: version6),
     ]
 
     static var currentVersion: Int { migrations.count }
@@ -235,5 +236,16 @@ enum PostgresSchema {
             PRIMARY KEY (user_id, run_id),
             FOREIGN KEY (user_id, run_id) REFERENCES runs (user_id, id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED
         );
+        """
+
+    /// One race at a time (docs/decisions/0550-one-race-at-a-time.md), SQLite's version 7.
+    static let version6 = """
+        CREATE TABLE race_holds (
+            user_id text COLLATE "C" NOT NULL,
+            hour bigint NOT NULL,
+            race_id text COLLATE "C" NOT NULL REFERENCES races (id) DEFERRABLE INITIALLY DEFERRED,
+            PRIMARY KEY (user_id, hour)
+        );
+        CREATE INDEX race_holds_race ON race_holds (race_id, user_id);
         """
 }

@@ -89,7 +89,7 @@ public protocol RewardStore: Sendable {
 
 /// Everything the engine needs from storage.
 public typealias EngineStore = UserStore & RunStore & MissionStore & RewardStore & BadgeStore & IngestLedger
-    & RaceStore & TransactionalStore & GenerationStore
+    & RaceStore & RaceHoldStore & TransactionalStore & GenerationStore
 
 /// What lets a daemon's caches stay true when other daemons write the same database
 /// (docs/decisions/0541-replicas.md).

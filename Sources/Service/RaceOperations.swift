@@ -34,7 +34,6 @@ public final class RaceOperations: Sendable {
     static let distanceRange: ClosedRange<Double> = 400...100_000
     static let capacityRange = 2...1000
     /// How far ahead a race may be scheduled, seconds (30 days).
-    static let maximumLead: Double = 30 * 86_400
     /// `race.list` page size: default and allowed range.
     static let defaultPageSize = 50
     static let pageSizeRange = 1...200
@@ -144,8 +143,14 @@ public final class RaceOperations: Sendable {
         }
         let now = clock.now()
         let start = try request.double("start_time")
-        guard start >= now - 1, start <= now + Self.maximumLead else {
-            throw RequestError.badRequest("race.create: start_time \(start) must be between now (\(Int(now))) and 30 days ahead", field: "start_time")
+        guard start >= now - 1 else {
+            throw RequestError.badRequest("race.create: start_time \(start) is before now (\(Int(now)))", field: "start_time")
+        }
+        // At most `RaceLimits.maximumStartLead` ahead (7 days, record 0552).
+        let lead = service.limits.maximumStartLead
+        guard start <= now + lead else {
+            throw RequestError.badRequest("race.create: " + RaceServiceError.startTooFar(start: start, now: now, limit: lead).description,
+                                          field: "start_time")
         }
         var capacity = 50
         if request.optional("capacity") != nil {
@@ -273,7 +278,7 @@ public final class RaceOperations: Sendable {
         let race = try raceID(request)
         let token = try request.string("participant_token")
         let track = try WireTrack.track(from: request.optional("points"), op: "race.position", allowReadings: false)
-        let events = try call(race) { try service.position(race, token: token, points: track.points, now: clock.now()) }
+        let (events, dropped) = try call(race) { try service.positionCounting(race, token: token, points: track.points, now: clock.now()) }
         // Rankings caused by this position name the runner and the newest point, so a client can
         // tell when its update went out (the race load test measures that delay).
         let cause: JSONValue? = try? call(race) { try service.participant(race, token: token) }.map { user in
@@ -283,8 +288,10 @@ public final class RaceOperations: Sendable {
         peers?.announce(races: [race])
         // Points older than the lag were left out (the room filtered the same way).
         let fresh = (try? service.positionRules.fresh(track.points, now: clock.now()).count) ?? track.points.count
-        return ["race_id": .string(race), "accepted": .number(Double(fresh)),
-                "stale": .number(Double(track.points.count - fresh))]
+        // Of those, the point budget (record 0551) left out `dropped`: too close together, before
+        // the start or after the cutoff, or past the runner's most points in a race.
+        return ["race_id": .string(race), "accepted": .number(Double(max(0, fresh - dropped))),
+                "stale": .number(Double(track.points.count - fresh)), "dropped": .number(Double(dropped))]
     }
 
     func results(_ request: Request) throws -> JSONValue {

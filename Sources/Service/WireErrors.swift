@@ -57,7 +57,9 @@ enum WireErrors {
             case .unknownUser: return .notFound(message, field: "user")
             case .duplicate, .notFinished: return .badRequest(message, field: "race_id")
             case .tooManyRacesByCreator, .notHost: return .badRequest(message, field: "user")
-            case .tooManyRaces: return RequestError(code: .unavailable, message: message)
+            case .tooManyRaces, .tooManyRacesAhead: return RequestError(code: .unavailable, message: message)
+            case .inAnotherRace: return .badRequest(message, field: "user")
+            case .startTooFar: return .badRequest(message, field: "start_time")
             }
         case RaceError.pointInTheFuture(let index, _, _, _):
             return .badRequest(message, field: "points", index: index)

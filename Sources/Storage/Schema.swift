@@ -14,6 +14,7 @@ public enum Schema {
         Migration(version: 4, sql: version4),
         Migration(version: 5, sql: version5),
         Migration(version: 6, sql: version6),
+        Migration(version: 7, sql: version7),
     ]
 
     /// The schema version this build reads and writes.
@@ -297,5 +298,18 @@ public enum Schema {
             PRIMARY KEY (user_id, run_id),
             FOREIGN KEY (user_id, run_id) REFERENCES runs(user_id, id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED
         ) STRICT, WITHOUT ROWID;
+        """
+
+    /// One race at a time (docs/decisions/0550-one-race-at-a-time.md): the UTC hours of a
+    /// runner's races' running windows, one race per hour. Joins made before this version hold
+    /// nothing (their races end within a day and a cutoff of their start, at most 8 days).
+    static let version7 = """
+        CREATE TABLE race_holds (
+            user_id TEXT NOT NULL,
+            hour INTEGER NOT NULL,
+            race_id TEXT NOT NULL REFERENCES races(id) DEFERRABLE INITIALLY DEFERRED,
+            PRIMARY KEY (user_id, hour)
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX race_holds_race ON race_holds(race_id, user_id);
         """
 }

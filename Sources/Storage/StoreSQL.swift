@@ -16,6 +16,7 @@ enum StoreSQL {
     /// must not outlive nor be outlived by what references it).
     static let deleteUser = [
         "DELETE FROM ingest_answers WHERE user_id = ?",
+        "DELETE FROM race_holds WHERE user_id = ?",
         "DELETE FROM race_results WHERE user_id = ?",
         "DELETE FROM race_entries WHERE user_id = ?",
         "UPDATE races SET created_by = '' WHERE created_by = ?",
@@ -106,7 +107,7 @@ extension StoreSQL {
     /// Children first, as `deleteUser`.
     static let allRaces = "SELECT \(RaceSQL.raceColumns) FROM races ORDER BY start_time, id"
     static let removeAll = [
-        "DELETE FROM race_results", "DELETE FROM race_entries", "DELETE FROM races",
+        "DELETE FROM race_holds", "DELETE FROM race_results", "DELETE FROM race_entries", "DELETE FROM races",
         "DELETE FROM ingest_answers", "DELETE FROM badges", "DELETE FROM rewards",
         "DELETE FROM mission_assignments", "DELETE FROM run_digests", "DELETE FROM runs", "DELETE FROM users",
     ]

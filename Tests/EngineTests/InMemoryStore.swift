@@ -13,7 +13,10 @@ final class InMemoryStore: EngineStore {
         var races: [StoredRace] = []
         var raceEntries: [RaceLogEntry] = []
         var raceResults: [StoredRaceResult] = []
+        /// (user, hour) → race (record 0550).
+        var raceHolds: [RunnerHour: String] = [:]
     }
+    struct RunnerHour: Hashable { let user: UserID; let hour: Int }
     struct Conflict: Error {}
     /// When set, every race write throws (a store that went away).
     let failRaceWrites = Atomic<Bool>(false)
@@ -32,6 +35,7 @@ final class InMemoryStore: EngineStore {
             s.answers = s.answers.filter { $0.key.user != id }
             s.raceEntries.removeAll { $0.userID == id }
             s.raceResults.removeAll { $0.userID == id }
+            s.raceHolds = s.raceHolds.filter { $0.key.user != id }
             return true
         }
     }
@@ -119,6 +123,28 @@ final class InMemoryStore: EngineStore {
         }
     }
     var rewardCount: Int { state.withLock { $0.rewards.count } }
+
+    // MARK: race holds (record 0550)
+
+    func holdRace(_ hold: RaceHold) throws {
+        try state.withLock { s in
+            for hour in hold.hours {
+                if let holder = s.raceHolds[RunnerHour(user: hold.userID, hour: hour)], holder != hold.raceID {
+                    throw RaceHoldConflict(userID: hold.userID, raceID: hold.raceID, holder: holder)
+                }
+            }
+            for hour in hold.hours { s.raceHolds[RunnerHour(user: hold.userID, hour: hour)] = hold.raceID }
+        }
+    }
+    func releaseRaceHold(user: UserID, race: String) throws {
+        state.withLock { s in s.raceHolds = s.raceHolds.filter { !($0.key.user == user && $0.value == race) } }
+    }
+    func releaseRaceHolds(race: String) throws {
+        state.withLock { s in s.raceHolds = s.raceHolds.filter { $0.value != race } }
+    }
+    func raceHolder(user: UserID, hour: Int) throws -> String? {
+        state.withLock { $0.raceHolds[RunnerHour(user: user, hour: hour)] }
+    }
 
     // MARK: races
 

@@ -29,10 +29,10 @@ struct RacePodiumTests {
     }
 
     /// Creates a 5 km race starting at `start` and joins `users`.
-    static func open(_ service: Service, _ users: [UserID], id: String = "r") throws {
+    static func open(_ service: Service, _ users: [UserID], id: String = "r", start: EpochSeconds = start) throws {
         try service.create(RaceSettings(id: id, name: id, distance: 5000, startTime: start, capacity: 10, createdBy: users[0]),
-                           now: start - 100)
-        for user in users { _ = try service.join(id, user: user, token: "\(id)-\(user)", now: start - 50) }
+                           now: Self.start - 100)
+        for user in users { _ = try service.join(id, user: user, token: "\(id)-\(user)", now: Self.start - 50) }
     }
 
     static func podiums(_ store: InMemoryStore, _ user: UserID) throws -> [MissionAssignment] {
@@ -94,7 +94,8 @@ struct RacePodiumTests {
         let resumed = Self.service(store)
         #expect(try resumed.resume(now: Self.start + 2) == 1)
         _ = resumed.tick(now: Self.start + 3)
-        try Self.open(resumed, users, id: "r2")
+        // A second race at the same time cannot take them: a runner races one race at a time (record 0550).
+        #expect(throws: RaceServiceError.self) { try Self.open(resumed, users, id: "r2") }
         _ = resumed.tick(now: Self.start + 4)
         #expect(try users.flatMap { try Self.podiums(store, $0) }.map(\.id) == first.map(\.id))
 

@@ -35,9 +35,10 @@ struct RaceMissionSocketTests {
             tokens[user] = try #require(joined["result"]?["participant_token"]?.stringValue, "\(JSONWriter.string(joined))")
             offered[user] = joined["result"]?["mission"]
         }
-        // A second race of the same distance that day offers nothing more.
+        // A second race of the same distance that day offers nothing more (two hours later: a
+        // runner races one race at a time, record 0550).
         let twin = try client.call(["op": "race.create", "user": "runner-0002", "name": "1K again", "distance_m": 1000,
-                                    "start_time": .number(start + 60)])
+                                    "start_time": .number(start + 7200)])
         let twinID = try #require(twin["result"]?["race_id"]?.stringValue)
         let again = try client.call(["op": "race.join", "race_id": .string(twinID), "user": "runner-0001"])
         #expect(again["result"]?["mission"] == .null, "\(JSONWriter.string(again))")

@@ -68,12 +68,13 @@ struct MigrationTests {
     func refuseNewer() throws {
         try withTemporaryDatabasePath { path in
             let store = try SQLiteStore(path: path)
-            try store.connection.execute("PRAGMA user_version = 7")
+            let newer = Schema.currentVersion + 1
+            try store.connection.execute("PRAGMA user_version = \(newer)")
             try store.close()
             let before = try fileBytes(path)
             let error = #expect(throws: StorageError.self) { try SQLiteStore(path: path) }
-            #expect(error == .schemaTooNew(path: path, found: 7, supported: Schema.currentVersion))
-            #expect(error?.description.contains("schema version 7") == true)
+            #expect(error == .schemaTooNew(path: path, found: newer, supported: Schema.currentVersion))
+            #expect(error?.description.contains("schema version \(newer)") == true)
             #expect(try fileBytes(path) == before)  // refusing does not write to the file
         }
     }

@@ -74,6 +74,12 @@ public struct RacePositionRules: Sendable, Equatable {
     /// How old a point may be when it arrives, seconds: a phone buffering through a tunnel
     /// sends late points, which count; older ones do not (nobody can fill in a race afterwards).
     public var maximumLag: Seconds = 300
+    /// The least race time between two counted points of one runner, seconds: phones sample at
+    /// 1 Hz, a few at 2 Hz; closer points are left out (record 0551).
+    public var minimumPointSpacing: Seconds = 0.5
+    /// The most points one runner counts in one race: 25 h (the longest cutoff) at 1 Hz, with
+    /// room to spare (record 0551).
+    public var maximumPointsPerRunner = 100_000
 
     public init() {}
 
@@ -143,6 +149,8 @@ public struct RaceRoom<Tracker: RaceDistanceTracker>: Sendable {
         var finishTime: Seconds?
         var lastPointTime: EpochSeconds?
         var lastHeard: EpochSeconds
+        /// Points the tracker has taken (`RacePositionRules.admitted`, record 0551).
+        var countedPoints = 0
         /// Sent a finish faster than any runner: out of the race, listed last.
         var disqualified = false
     }
@@ -221,8 +229,9 @@ public struct RaceRoom<Tracker: RaceDistanceTracker>: Sendable {
         var events: [RaceEvent] = []
         if phase == .waiting, now >= settings.startTime { events += start() }
         guard phase == .running, runners[i].finishTime == nil else { return events }
-        let counted = points.filter { $0.time >= settings.startTime }
+        let counted = rules.admitted(points, after: runners[i].lastPointTime, counted: runners[i].countedPoints, window: window)
         guard !counted.isEmpty else { return events }
+        runners[i].countedPoints += counted.count
         trackers[i].append(counted)
         runners[i].shownDistance = max(runners[i].shownDistance, trackers[i].distance)
         runners[i].lastPointTime = counted[counted.count - 1].time
@@ -238,6 +247,19 @@ public struct RaceRoom<Tracker: RaceDistanceTracker>: Sendable {
         }
         if let done = finishIfDone(now: now) { return events + done }
         return events + [.ranking(ranking(now: now))]
+    }
+
+    /// The instants whose points count, Unix seconds: from the start to the cutoff.
+    public var window: ClosedRange<EpochSeconds> { settings.startTime...(settings.startTime + settings.cutoff) }
+
+    /// The points of a batch this runner's tracker would take now (`RacePositionRules.admitted`,
+    /// record 0551): none for a token of nobody, a finished runner or a room not yet running
+    /// by `now`. What the daemon logs of a position.
+    public func admitted(tokenDigest: String, points: [TrackPoint], now: EpochSeconds) -> [TrackPoint] {
+        guard phase != .finished, now >= settings.startTime,
+              let runner = runners.first(where: { $0.tokenDigest == tokenDigest && !$0.left }),
+              runner.finishTime == nil, !runner.disqualified else { return [] }
+        return rules.admitted(points, after: runner.lastPointTime, counted: runner.countedPoints, window: window)
     }
 
     /// Time passes: the race starts at its start time and ends at its cutoff.

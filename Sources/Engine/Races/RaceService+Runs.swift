@@ -36,6 +36,7 @@ extension RaceService {
                                              gap: entry.gap, timeGap: entry.timeGap, xp: xp, badges: badges, finishedAt: now))
             }
             try store.insertRaceResults(rows)
+            try store.releaseRaceHolds(race: raceID)  // the race is over: its runners are free (record 0550)
             // Every runner's track becomes a run in the same transaction (a crash leaves both or
             // neither); a runner who left was stored then, and storing again changes nothing.
             // The log is read once and split by runner (a 1,000-runner race has millions of rows).

@@ -187,6 +187,7 @@ extension RaceService {
                     refusal = error
                 }
                 applied = true
+                try holdWrites(command.kind, user: user, settings: entry.room.settings)
                 return RaceLogEntry(raceID: id, seq: entry.logSeq + 1, kind: command.kind, userID: user,
                                     tokenDigest: command.tokenDigest, time: now, points: command.points)
             }

@@ -47,6 +47,15 @@ public struct RaceLimits: Sendable, Equatable {
     public var openInTotal = 10_000
     /// How long a finished room's results stay available, seconds (24 h).
     public var finishedRetention: Seconds = 86_400
+    /// How far ahead of the server clock a race may start, seconds (7 days, record 0552): a
+    /// race holds a place in the caps until its cutoff, so this bounds how long anyone's races
+    /// can keep others out.
+    public var maximumStartLead: Seconds = 7 * 86_400
+    /// Races starting more than this after `now` are "ahead", seconds (1 day, record 0552).
+    public var farAhead: Seconds = 86_400
+    /// Rooms not finished that start ahead, in the whole daemon: half of `openInTotal`, so that
+    /// filling the far days leaves room for races starting within a day (record 0552).
+    public var openAheadInTotal = 5_000
 
     public init() {}
 }
@@ -244,14 +253,19 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
             try readNewRaces(now: now)
             try rooms.withLock { rooms in
                 guard rooms[settings.id] == nil else { throw RaceServiceError.duplicate(settings.id) }
-                var open = 0, mine = 0
+                var open = 0, mine = 0, ahead = 0
+                let isAhead = { (start: EpochSeconds) in start > now + self.limits.farAhead }
                 for box in rooms.values {
-                    let (creator, phase) = box.state.withLock { ($0.room.settings.createdBy, $0.room.phase) }
+                    let (creator, phase, start) = box.state.withLock { ($0.room.settings.createdBy, $0.room.phase, $0.room.settings.startTime) }
                     guard phase != .finished else { continue }
                     open += 1
+                    if isAhead(start) { ahead += 1 }
                     if ExactText.same(creator, settings.createdBy) { mine += 1 }
                 }
                 if open >= limits.openInTotal { throw RaceServiceError.tooManyRaces(limit: limits.openInTotal) }
+                if isAhead(settings.startTime), ahead >= limits.openAheadInTotal {
+                    throw RaceServiceError.tooManyRacesAhead(limit: limits.openAheadInTotal)
+                }
                 if mine >= limits.openPerCreator {
                     throw RaceServiceError.tooManyRacesByCreator(settings.createdBy, limit: limits.openPerCreator)
                 }
@@ -331,6 +345,7 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
     public func joinOffering(_ id: String, user: UserID, token: String, now: EpochSeconds) throws
         -> (events: [SequencedRaceEvent], mission: MissionAssignment?) {
         guard try store.user(id: user) != nil else { throw RaceServiceError.unknownUser(user) }
+        try checkFree(user, for: try settings(id, now: now))
         let digest = Self.digest(token)
         let events = try update(id, now: now, command: RaceCommand(kind: .join, user: user, tokenDigest: digest, points: nil)) {
             try $0.join(user: user, tokenDigest: digest, now: now)
@@ -367,13 +382,31 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
     /// compact track form, and the room is given them as that form reads back, so that a
     /// replayed room is the live one bit for bit.
     public func position(_ id: String, token: String, points: [TrackPoint], now: EpochSeconds) throws -> [SequencedRaceEvent] {
+        try positionCounting(id, token: token, points: points, now: now).events
+    }
+
+    /// `position`, with how many fresh points the point budget left out (record 0551): only the
+    /// points the runner's tracker takes are logged, and a batch that adds none logs nothing
+    /// (it is still refused for a token of nobody, a finished race or a disqualified runner).
+    /// The room applies the same budget when it applies the entry, live and in every replay.
+    public func positionCounting(_ id: String, token: String, points: [TrackPoint], now: EpochSeconds) throws
+        -> (events: [SequencedRaceEvent], dropped: Int) {
         let digest = Self.digest(token)
         let fresh = try positionRules.fresh(points, now: now)
-        let encoded = CompactTrackCodec.encode(Track(points: fresh))
+        let box = try box(id)
+        let admitted: [TrackPoint] = try locked(box, id, now: now) { entry in
+            if entry.stale { try reload(&entry, id) }
+            if entry.room.positionRefusal(tokenDigest: digest) != nil, store.racesAreShared { try readTail(&entry, id, now: now) }
+            if let refusal = entry.room.positionRefusal(tokenDigest: digest) { throw refusal }
+            return entry.room.admitted(tokenDigest: digest, points: fresh, now: now)
+        }
+        guard !admitted.isEmpty else { return ([], fresh.count) }
+        let encoded = CompactTrackCodec.encode(Track(points: admitted))
         let stored = try CompactTrackCodec.decode(encoded).points
-        return try update(id, now: now, command: RaceCommand(kind: .position, user: nil, tokenDigest: digest, points: encoded)) {
+        let events = try update(id, now: now, command: RaceCommand(kind: .position, user: nil, tokenDigest: digest, points: encoded)) {
             try $0.position(tokenDigest: digest, points: stored, now: now)
         }
+        return (events, fresh.count - admitted.count)
     }
 
     /// The host (`createdBy`) calls race `id` off before its start: the room is forgotten and
@@ -392,11 +425,15 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
                     try catchUp(&entry, race: id, tail: tail, now: now)
                     try check(entry.room)
                     try store.cancelRace(id: id, at: now)
+                    try store.releaseRaceHolds(race: id)
                     return nil
                 }
             } else {
                 try check(entry.room)
-                try store.cancelRace(id: id, at: now)
+                try store.transaction {
+                    try store.cancelRace(id: id, at: now)
+                    try store.releaseRaceHolds(race: id)
+                }
             }
             return entry.eventSeq
         }
@@ -533,9 +570,18 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
     private func append(_ command: RaceCommand, user: UserID, to entry: inout Room, race: String,
                         now: EpochSeconds) throws {
         let seq = entry.logSeq + 1
+        let logged = RaceLogEntry(raceID: race, seq: seq, kind: command.kind, userID: user,
+                                  tokenDigest: command.tokenDigest, time: now, points: command.points)
         do {
-            try store.appendRaceEntry(RaceLogEntry(raceID: race, seq: seq, kind: command.kind, userID: user,
-                                                   tokenDigest: command.tokenDigest, time: now, points: command.points))
+            if command.kind == .position {
+                try store.appendRaceEntry(logged)
+            } else {
+                let settings = entry.room.settings
+                try store.transaction {
+                    try holdWrites(command.kind, user: user, settings: settings)
+                    try store.appendRaceEntry(logged)
+                }
+            }
             entry.logSeq = seq
         } catch {
             recover(&entry, race: race)
