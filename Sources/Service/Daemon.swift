@@ -60,7 +60,8 @@ public final class Daemon: Sendable {
         let reloader = ModelReloader(loadModel: configuration.loadModel, store: configuration.store, clock: configuration.clock,
                                      resolver: configuration.resolver, startedAt: configuration.clock.now(), stats: Stats(),
                                      log: configuration.log, persistentOperations: { races.register(on: $0) },
-                                     plausibility: configuration.plausibility, peers: configuration.peers)
+                                     plausibility: configuration.plausibility, peers: configuration.peers,
+                                     userDeleted: { [races] user in races.forget(user) })
         var serverConfiguration = configuration.server
         serverConfiguration.log = configuration.log
         // With replicas, a cached missions.today answer costs a generation read: one per loop

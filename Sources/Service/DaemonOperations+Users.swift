@@ -46,6 +46,9 @@ extension DaemonOperations {
     func usersDelete(_ request: Request) throws -> JSONValue {
         let id = try request.string("user")
         try WireErrors.engine("users.delete") { try RunnerProfiles(store: store).delete(id) }
+        // Their races' rooms still hold them in memory: rebuilt from the log, where they no
+        // longer are (record 0553).
+        userDeleted(id)
         return ["user": .string(id), "deleted": true]
     }
 

@@ -19,11 +19,15 @@ struct DaemonOperations: Sendable {
     let todayCache: MissionsTodayCache
     /// The limits `runs.ingest` checks runs against (record 0230).
     let plausibility: PlausibilityRules
+    /// Told of each runner `users.delete` deleted, after the store's deletion (record 0553).
+    let userDeleted: @Sendable (UserID) -> Void
 
     init(store: any EngineStore, scorer: any MissionScorer, artifact: AnyModelArtifact, clock: any Clock,
          startedAt: EpochSeconds, resolver: any UTCOffsetResolver = SystemTimeZones(),
-         todayCache: MissionsTodayCache = MissionsTodayCache(), plausibility: PlausibilityRules = PlausibilityRules()) {
+         todayCache: MissionsTodayCache = MissionsTodayCache(), plausibility: PlausibilityRules = PlausibilityRules(),
+         userDeleted: @escaping @Sendable (UserID) -> Void = { _ in }) {
         self.plausibility = plausibility
+        self.userDeleted = userDeleted
         self.store = store
         self.resolver = resolver
         self.todayCache = todayCache

@@ -30,12 +30,16 @@ public final class ModelReloader: Sendable {
     let plausibility: PlausibilityRules
     /// The other daemons on the database, told of every reload asked of this one (record 0541).
     let peers: (any PeerChannel)?
+    /// Told of every runner `users.delete` deleted (their races forget them, record 0553).
+    let userDeleted: @Sendable (UserID) -> Void
 
     public init(loadModel: @escaping @Sendable () throws -> AnyModelArtifact, store: any EngineStore, clock: any Clock,
                 resolver: any UTCOffsetResolver = SystemTimeZones(), startedAt: EpochSeconds, stats: Stats,
                 log: @escaping @Sendable (String) -> Void, persistentOperations: @escaping @Sendable (Router) -> Void = { _ in },
-                plausibility: PlausibilityRules = PlausibilityRules(), peers: (any PeerChannel)? = nil) {
+                plausibility: PlausibilityRules = PlausibilityRules(), peers: (any PeerChannel)? = nil,
+                userDeleted: @escaping @Sendable (UserID) -> Void = { _ in }) {
         self.peers = peers
+        self.userDeleted = userDeleted
         todayCache = MissionsTodayCache(generation: { [store] in try store.generation(user: $0) })
         self.loadModel = loadModel; self.store = store; self.clock = clock; self.resolver = resolver
         self.startedAt = startedAt; self.stats = stats; self.log = log
@@ -49,7 +53,7 @@ public final class ModelReloader: Sendable {
         let scorer = try MissionScorers.make(artifact)
         let operations = DaemonOperations(store: store, scorer: scorer, artifact: artifact, clock: clock,
                                           startedAt: startedAt, resolver: resolver, todayCache: todayCache,
-                                          plausibility: plausibility)
+                                          plausibility: plausibility, userDeleted: userDeleted)
         let router = Router(stats: stats, log: log)
         operations.register(on: router)
         persistentOperations(router)

@@ -125,6 +125,13 @@ public final class RaceOperations: Sendable {
         for (race, events) in service.tick(now: clock.now()) { publish(race, events) }
     }
 
+    /// A runner was deleted: their rooms forget them and their watchers see the rankings
+    /// without them (record 0553).
+    public func forget(_ user: UserID) {
+        displayNames.withLock { $0[ExactText(user)] = nil }  // an account made later has its own
+        for (race, events) in service.forget(user, now: clock.now()) { publish(race, events) }
+    }
+
     /// Forgets a closed connection's subscriptions.
     public func connectionClosed(_ id: UInt64) {
         watchers.withLock { all in for key in all.keys { all[key]?[id] = nil } }

@@ -161,6 +161,9 @@ public struct RaceRoom<Tracker: RaceDistanceTracker>: Sendable {
 
     public var participants: [UserID] { runners.filter { !$0.left }.map(\.userID) }
 
+    /// Whether `user` joined this room, whether or not they left since.
+    public func includes(user: UserID) -> Bool { runners.contains { ExactText.same($0.userID, user) } }
+
     /// The runner a participant token (by its digest) belongs to.
     public func participant(tokenDigest: String) -> UserID? { runners.first { $0.tokenDigest == tokenDigest }?.userID }
 

@@ -15,9 +15,12 @@ extension RaceService {
             var awards: [RaceAward] = []
             var rows: [StoredRaceResult] = []
             for entry in ranking {
+                // A runner deleted since their room last read the log (on another daemon) gets
+                // no row: an account made later with the same id inherits nothing (record 0553).
+                guard let user = try store.user(id: entry.userID) else { continue }
                 var xp = 0
                 var badges: [String] = []
-                if entry.status == .finished, let user = try store.user(id: entry.userID) {
+                if entry.status == .finished {
                     xp = Self.finishXP + Int(saturating: (distance / 1000 * Self.finishXPPerKilometre).rounded())
                     try store.insertReward(RewardEntry(userID: user.id, time: now, xp: xp,
                                                        reason: RewardReason.raceFinish, ref: raceID))
@@ -56,9 +59,13 @@ extension RaceService {
     }
 
     /// The `position` entries of a log per runner (by token digest), runners in first-seen order.
+    /// Only runners whose join is in the log count: a deleted runner's join is gone with them,
+    /// so positions another daemon logged for them before it heard are no run of anyone's
+    /// (record 0553).
     static func positionsByRunner(_ log: [RaceLogEntry]) -> [(UserID, [RaceLogEntry])] {
         var order: [String] = [], byDigest: [String: [RaceLogEntry]] = [:]
-        for entry in log where entry.kind == .position {
+        let joined = Set(log.lazy.filter { $0.kind == .join }.map(\.tokenDigest))
+        for entry in log where entry.kind == .position && joined.contains(entry.tokenDigest) {
             if byDigest[entry.tokenDigest] == nil { order.append(entry.tokenDigest) }
             byDigest[entry.tokenDigest, default: []].append(entry)
         }

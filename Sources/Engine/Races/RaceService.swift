@@ -501,7 +501,7 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
     ///
     /// On a shared store (record 0541) a command runs under the race's lock in the store, after
     /// the room has applied what other daemons appended; a tick reads that first without the lock.
-    private func update(_ id: String, now: EpochSeconds, command: RaceCommand?, readsTail: Bool = true,
+    func update(_ id: String, now: EpochSeconds, command: RaceCommand?, readsTail: Bool = true,
                         _ change: (inout RaceRoom<Tracker>) throws -> [RaceEvent]) throws -> [SequencedRaceEvent] {
         let box = try box(id)
         let shared = store.racesAreShared
