@@ -4,7 +4,7 @@
 # Other verbs: build, db, model, check-model, docs, protocol-docs, bench-daemon, fuzz, clean.
 
 SHELL := /bin/bash
-APT_PACKAGES := libopenblas-dev liblapacke-dev libsqlite3-dev zlib1g-dev libpq-dev pkg-config
+APT_PACKAGES := libopenblas-dev liblapacke-dev libsqlite3-dev zlib1g-dev libpq-dev pkg-config tzdata
 # The throwaway PostgreSQL server of `make test` and `make bench-store` (scripts/with-postgres.sh).
 TEST_APT_PACKAGES := postgresql-15
 SWIFT ?= swift

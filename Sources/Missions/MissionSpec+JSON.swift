@@ -17,7 +17,7 @@ public enum MissionSpecError: Error, Equatable, Sendable, CustomStringConvertibl
         case .missingKind:
             return "mission spec: missing \"kind\""
         case .unknownKind(let kind, let known):
-            return "mission spec: unknown kind \"\(kind)\", expected one of \(known.joined(separator: ", "))"
+            return "mission spec: unknown kind \"\(ClientText.quoted(kind))\", expected one of \(known.joined(separator: ", "))"
         case .missingParameter(let kind, let parameter):
             return "mission spec \(kind): missing parameter \"\(parameter)\""
         case .wrongType(let parameter, let expected, let got):

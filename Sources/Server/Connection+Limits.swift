@@ -115,8 +115,14 @@ extension Connection {
     func authenticate(id: EchoedID, token: JSONValue?) -> [UInt8] {
         let server = context.server
         if let expected = configuration.authToken, !isUnix {
+            let source = Sys.peerSource(fd) ?? []
+            let now = Sys.monotonicNanoseconds()
+            if let wait = server.authThrottle.withLock({ $0.wait(source: source, now: now) }) {
+                return refuseThrottled(id: id, wait: wait)
+            }
             let given = token?.stringValue.map { Array($0.utf8) }
             guard let given, Self.constantTimeEqual(given, expected) else {
+                server.authThrottle.withLock { $0.failed(source: source, now: now) }
                 authFailures += 1
                 server.router.stats.record(op: "auth", ok: false)
                 server.logLimited(.authFailed, [
@@ -137,6 +143,27 @@ extension Connection {
         }
         server.router.stats.record(op: "auth", ok: true)
         return Answer.successLine(id: id, result: ["authenticated": true])
+    }
+
+    /// An `auth` from a source whose failures are spent (`AuthThrottle`): refused without the
+    /// token being compared, counted as one of the connection's failures (so it still closes
+    /// after `maximumAuthFailures`), and paused like a wrong token.
+    private func refuseThrottled(id: EchoedID, wait: Int64) -> [UInt8] {
+        let server = context.server
+        authFailures += 1
+        server.router.stats.record(op: "auth", ok: false)
+        server.logLimited(.authFailed, [
+            "connection": .number(Double(self.id)), "attempt": .number(Double(authFailures)), "throttled": true])
+        let seconds = Double((wait + 999_999) / 1_000_000) / 1000
+        let message = "auth: too many failed attempts from this address; the token was not checked, try again in \(seconds) s"
+        if authFailures >= configuration.maximumAuthFailures {
+            closing = true
+            lingerOnClose = true
+            return Answer.failureLine(id: id, code: .unauthorized, message: message + "; closing the connection")
+        }
+        pausedUntil = Sys.monotonicNanoseconds() + LineServer.nanoseconds(configuration.authFailureDelay)
+        context.pause(self, until: pausedUntil)
+        return Answer.failureLine(id: id, code: .unauthorized, message: message)
     }
 
     /// The pause after a failed `auth` is over: read and answer again.

@@ -40,10 +40,16 @@ public struct RequestError: Error, Equatable, Sendable, CustomStringConvertible 
 
     public init(code: ErrorCode, message: String, field: String? = nil, index: Int? = nil) {
         self.code = code
-        self.message = message
+        self.message = Self.bounded(message)
         self.field = field
         self.index = index
     }
+
+    /// Characters of a message kept: whatever a handler quoted, no answer echoes a client's
+    /// megabyte back (record 0557).
+    public static let maximumMessageCharacters = 1000
+
+    static func bounded(_ message: String) -> String { ClientText.quoted(message, limit: maximumMessageCharacters) }
 
     public static func badRequest(_ message: String, field: String? = nil, index: Int? = nil) -> RequestError {
         RequestError(code: .badRequest, message: message, field: field, index: index)

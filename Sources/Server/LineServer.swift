@@ -29,6 +29,8 @@ public final class LineServer: @unchecked Sendable {
     private let acceptPaused = Atomic<Bool>(false)
     /// Memory held for clients, all loops together (record 0530).
     let budget: BufferBudget
+    /// Failed `auth` attempts by source address (record 0513).
+    let authThrottle: Mutex<AuthThrottle>
     /// Log lines a client can cause at will, limited per second daemon-wide (record 0513).
     private let limitedLogs: Mutex<[LimitedLogEvent: LogRateLimiter]>
     /// Which loop owns each open connection (for pushed lines), and who hears of closes.
@@ -54,6 +56,8 @@ public final class LineServer: @unchecked Sendable {
         self.configuration = configuration
         self.budget = BufferBudget(limit: configuration.maximumBufferedBytes, smallInputBytes: configuration.readChunkBytes)
         let limiter = LogRateLimiter(perWindow: configuration.clientEventLogsPerSecond, windowNanoseconds: 1_000_000_000)
+        self.authThrottle = Mutex(AuthThrottle(burst: configuration.authFailuresPerSource,
+                                               refill: Self.nanoseconds(configuration.authFailureRefill)))
         self.limitedLogs = Mutex(Dictionary(uniqueKeysWithValues: LimitedLogEvent.allCases.map { ($0, limiter) }))
         self.routerBox = Reloadable(router)
         self.workers = WorkerPool(threads: configuration.workerThreads)

@@ -68,6 +68,12 @@ public struct ServerConfiguration: Sendable {
     /// After a failed `auth`, the connection reads and answers nothing more for this long
     /// (its answer is sent at once). Default 1 s.
     public var authFailureDelay: Duration = .seconds(1)
+    /// Failed `auth` attempts one source address may make in a burst, daemon-wide, before its
+    /// attempts are refused uncompared (`AuthThrottle`; record 0513), 1...Int.max. Default 10.
+    public var authFailuresPerSource: Int = 10
+    /// How long until one failure of a source is forgiven. Default 6 s: 10 a minute once the
+    /// burst is spent.
+    public var authFailureRefill: Duration = .seconds(6)
     /// Log lines written per second, daemon-wide, for each event a client can cause at will
     /// (`auth_failed`, `buffer_cap_refused`, `line_deadline`), 1...Int.max; the rest are counted
     /// in one `<event>_suppressed` line per second. Default 10.

@@ -118,6 +118,31 @@ enum Sys {
         }
     }
 
+    /// The address a TCP peer is counted under for `auth` failures (`AuthThrottle`): its IPv4
+    /// address (from an IPv4-mapped IPv6 one too), or the /64 prefix of an IPv6 one, as
+    /// OpenSSH's `PerSourcePenalties` counts them, after a family byte; nil when the socket has
+    /// no such peer.
+    static func peerSource(_ fd: Int32) -> [UInt8]? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let result = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) }
+        }
+        guard result == 0 else { return nil }
+        switch Int32(storage.ss_family) {
+        case AF_INET:
+            let address = withUnsafeBytes(of: &storage) { raw in raw.load(as: sockaddr_in.self).sin_addr }
+            return [4] + withUnsafeBytes(of: address) { Array($0) }
+        case AF_INET6:
+            let address = withUnsafeBytes(of: &storage) { raw in raw.load(as: sockaddr_in6.self).sin6_addr }
+            let bytes = withUnsafeBytes(of: address) { Array($0) }
+            if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF { return [4] + bytes[12..<16] }
+            return [6] + bytes[0..<8]
+        default:
+            return nil
+        }
+    }
+
     /// Starts a connect on a non-blocking socket: true when connected at once, false when it is
     /// in progress (wait for POLLOUT, then read SO_ERROR).
     static func connect(_ fd: Int32, _ address: SocketAddress) throws -> Bool {

@@ -114,6 +114,28 @@ struct DaemonReloadTests {
         #expect(try ServeCommand.readToken(dir.file("token")) == Array("0123456789abcdef0123".utf8))
     }
 
+    /// Issue 55 (found 2026-12-07): a 16-byte token of one repeated letter was accepted.
+    @Test("serve refuses a guessable token (a repeated letter, a small alphabet) naming its estimate", arguments: [
+        ("aaaaaaaaaaaaaaaa", false), ("abababababababababababababababab", false), ("password12345678", false),
+        ("0000000011111111222222223333333344444444", false), ("abcdefghijklmnop", true),
+        ("7c1e9f0a4b2d6e8f3a5c7b9d1e0f2a4c", true), ("q3J+v0X/9kLm2ZrT8wYbN1cF6hPsDuAe4GiKoRxVzy0=", true),
+    ])
+    func guessableToken(token: String, accepted: Bool) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.cleanup() }
+        try writeSecret(token + "\n", to: dir.file("token"))
+        if accepted {
+            #expect(try ServeCommand.readToken(dir.file("token")) == Array(token.utf8))
+        } else {
+            #expect { try ServeCommand.readToken(dir.file("token")) } throws: { error in
+                "\(error)".contains("guessable token") && "\(error)".contains("head -c 32 /dev/urandom")
+            }
+        }
+        // The estimate: 16 distinct letters once each are exactly 64 bits; one letter is 0.
+        #expect(ServeCommand.tokenEntropyBits(Array("abcdefghijklmnop".utf8)) == 64)
+        #expect(ServeCommand.tokenEntropyBits(Array("aaaaaaaaaaaaaaaa".utf8)) == 0)
+    }
+
     /// Writes `text` to `path` with mode `mode` (0600 unless told).
     func writeSecret(_ text: String, to path: String, mode: Int = 0o600) throws {
         try text.write(toFile: path, atomically: true, encoding: .utf8)

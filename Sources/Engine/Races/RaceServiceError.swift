@@ -20,10 +20,10 @@ public enum RaceServiceError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .unknownRace(let id): return "no race '\(id)'"
-        case .duplicate(let id): return "a race '\(id)' exists already"
-        case .unknownUser(let id): return "unknown user '\(id)'"
-        case .notFinished(let id): return "race '\(id)' is not over yet"
+        case .unknownRace(let id): return "no race '\(ClientText.quoted(id))'"
+        case .duplicate(let id): return "a race '\(ClientText.quoted(id))' exists already"
+        case .unknownUser(let id): return "unknown user '\(ClientText.quoted(id))'"
+        case .notFinished(let id): return "race '\(ClientText.quoted(id))' is not over yet"
         case .tooManyRacesByCreator(let user, let limit):
             return "\(reason): '\(user)' has \(limit) races not yet finished, the most one runner may have open"
         case .tooManyRaces(let limit): return "\(reason): the daemon holds \(limit) races not yet finished, its limit; try again later"
