@@ -101,6 +101,12 @@ public struct AnswerChecker: Sendable {
                 return .ordering("runs.get pipelined behind the runs.ingest of the same run got \(outcome): the read ran before the write (\(message()))")
             }
             return expectationViolation(answer, outcome: outcome, .runStartingAt(t))
+        case .refused:
+            return outcome == "ok" ? .expectation("expected a refusal, got ok") : nil
+        case .unrewarded(let reason):
+            guard outcome == "ok" else { return .expectation("expected a run stored unrewarded (\(reason)), got \(outcome): \(message())") }
+            let got = answer["result"]?["unrewarded"]?["reason"]?.stringValue
+            return got == reason ? nil : .expectation("expected a run stored unrewarded (\(reason)), got \(got ?? "a rewarded run")")
         case .runStartingAt(let t):
             guard outcome == "ok" else { return .expectation("expected the run starting at \(Int(t)), got \(outcome): \(message())") }
             let start = answer["result"]?["run"]?["start_time"]?.doubleValue

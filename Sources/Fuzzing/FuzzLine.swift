@@ -19,6 +19,10 @@ public enum AnswerExpectation: Sendable, Equatable {
     /// its answer: the run is there if requests on a connection take effect in order. A miss is
     /// an ordering finding, counted apart (record 0540).
     case pipelinedRead(Double)
+    /// Refused with any code but `internal`: what must not work (a deleted runner's token).
+    case refused
+    /// `runs.ingest`: ok, and the run is stored unrewarded for this reason (`result.unrewarded.reason`).
+    case unrewarded(String)
 }
 
 /// One line the fuzzer sends: its bytes with their terminator(s), the generator family that

@@ -17,6 +17,7 @@ extension RequestGenerator {
         case ..<0.325: collision(now: now)
         case ..<0.33: deletion(now: now)
         case ..<0.35: race(now: now)
+        case ..<0.36: attack(now: now)
         case ..<0.55: pathologicalParameter(now: now)
         case ..<0.85: malformed(now: now)
         case ..<0.92: service()

@@ -52,6 +52,8 @@ public struct RequestGenerator: Sendable {
     var races: [String] = []
     var raceStarts: [String: Double] = [:]
     var tokens: [(race: String, token: String)] = []
+    /// Joins of `deletedMidRace`'s runners, answered: deleted on a later pick (record 0553).
+    var joinedToDelete: [(race: String, token: String, user: String)] = []
     /// Private races' invites, from their create answers.
     var invites: [String: String] = [:]
     /// `race.create` lines sent per creator (answered or not): a runner may hold 10 unfinished
@@ -108,6 +110,11 @@ public struct RequestGenerator: Sendable {
            let token = result["participant_token"]?.stringValue {
             tokens.append((race, token))
             if tokens.count > 32 { tokens.removeFirst() }
+        }
+        if line.family == "attack:join-to-delete", let race = result["race_id"]?.stringValue,
+           let token = result["participant_token"]?.stringValue, let user = line.user {
+            joinedToDelete.append((race, token, user))
+            if joinedToDelete.count > 8 { joinedToDelete.removeFirst() }
         }
     }
 

@@ -48,6 +48,7 @@ struct ProtocolCampaign {
             let daemon = try DaemonProcess(runus: settings.runus, db: db, model: settings.model,
                                            socket: "\(settings.out)/fuzz.sock", stderrPath: "\(settings.out)/daemon-\(generation).stderr")
             let sampler = RSSSampler(daemon)
+            let silent = settings.simulatedRunners > 0 ? SilentReaders(socket: daemon.socket, simulatedRunners: settings.simulatedRunners) : nil
             report.noteRSS(before: daemon.rssKB, generation: generation)
             report.lineLimitProbes.append(LineLimitProbe.run(socket: daemon.socket, checker: checker))
             let workers = (0..<settings.connections).map { c -> ConnectionWorker in
@@ -80,6 +81,8 @@ struct ProtocolCampaign {
                 if settings.mute, hang.reproducer != nil, let family = hang.family { mutedFamilies.insert(family) }
             }
             for w in workers { var s = w.session; s.abandon(); report.tally.add(s.tally); report.addFindings(s.findings) }
+            silent?.stop()
+            if let silent { report.noteSilent(silent) }
             sampler.stop()
             report.noteRSS(samples: sampler.samples)
             if case .signalled(let s) = status, trapped == nil, !ends.contains(.hang) { trapped = s }
