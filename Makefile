@@ -210,6 +210,15 @@ bench-races: build $(DB)
 	$(RELEASE_BIN) race-loadtest --addr 127.0.0.1:$(RACE_PORT) --rooms 100 --runners-per-room 10 --duration $(RACE_SECONDS) --server-pid $$pid; \
 	status=$$?; kill -TERM $$pid; wait $$pid; exit $$status
 
+# Issue 55's position flood (record 0551): one runner sends 1,000 points a second for
+# FLOOD_SECONDS into a race on a release daemon, then the restart time after it, next to the same
+# race fed at 1 Hz (FLOOD_RUNS restarts each, medians). Scratch databases in var/race-flood.
+FLOOD_SECONDS ?= 35
+FLOOD_RUNS ?= 5
+.PHONY: race-flood
+race-flood: build
+	python3 scripts/race_flood.py $(RELEASE_BIN) $(MODEL) $(VAR)/race-flood --seconds $(FLOOD_SECONDS) --runs $(FLOOD_RUNS)
+
 # Offline evaluation report (issue 9, records 0700-0707): GBDT (candidate) vs LR (reference) on
 # the default simulated database, held-out last 20% by time, as HTML, Markdown and JSON, and the
 # HTML rendered to PNG by headless Chromium (Debian's chromium, installed here when missing).

@@ -45,9 +45,9 @@ final class Connection: EventSource, @unchecked Sendable {
     /// Requests taken off this connection so far (for request ids).
     private var requestCount: UInt64 = 0
     /// Answers not yet queued for output, in request order: nil while running on the pool.
-    private var slots: [[UInt8]?] = []
+    var slots: [[UInt8]?] = []
     /// Request sequence number of `slots[0]`.
-    private var slotBase: UInt64 = 0
+    var slotBase: UInt64 = 0
     /// Bytes of the answers in `slots`.
     var waitingAnswerBytes = 0
     /// Bytes this connection has counted in the server's `BufferBudget`.
@@ -64,9 +64,14 @@ final class Connection: EventSource, @unchecked Sendable {
     private var linesWaiting = false
     /// The answer being written part by part (record 0555); it holds `slots[0]` until its last
     /// part is queued.
-    private var stream: StreamedAnswer?
+    var stream: StreamedAnswer?
     /// The stream's next part is being made on the pool.
-    private var streamPartRunning = false
+    var streamPartRunning = false
+    /// Pushed lines that came while a streamed answer's line was half written: they follow its
+    /// last part, so that no event lands inside an answer line. Counted in `waitingAnswerBytes`.
+    var deferredPushes: [[UInt8]] = []
+    /// A streamed answer has queued its first part and not yet its last.
+    var streamLineOpen = false
     /// Monotonic ns since which pending output has been waiting for the client to read it
     /// (since the last byte sent); 0 when nothing is pending (the write deadline, record 0555).
     var sendWaitingSince: Int64 = 0
@@ -274,64 +279,23 @@ final class Connection: EventSource, @unchecked Sendable {
         }
     }
 
-    /// A streamed answer's part is ready (on the loop thread): queue it; the next one is made
-    /// once the client has read this far (`continueStream`).
-    private func receive(_ part: StreamedAnswer.Part, of streamed: StreamedAnswer, sequence: UInt64) {
-        streamPartRunning = false
-        guard !isClosed else { return }
-        // The stream holds the first slot: this connection runs one request at a time (0532).
-        guard sequence == slotBase, slots.first.map({ $0 == nil }) == true else { return close() }
-        switch part {
-        case .more(let bytes):
-            output.append(contentsOf: bytes)
-            stream = streamed
-        case .last(let bytes):
-            output.append(contentsOf: bytes)
-            stream = nil
-            slots.removeFirst()
-            slotBase &+= 1
-            releaseReadyAnswers()
-        case .failed:
-            // Part of the line went out; it cannot be finished or followed by another answer.
-            configuration.log(ServerLog.line(.warn, "stream_cut", [
-                "connection": .number(Double(id)), "request_id": .string(streamed.request.requestID)]))
-            return close()
-        }
-        progress()
-    }
-
-    /// Starts the next part of the streamed answer when the client has read the last ones
-    /// below the high-water mark and the memory cap has room; while the cap is full the loop's
-    /// sweep calls this again (`retryStream`).
-    private func continueStream() {
-        guard let streamed = stream, !streamPartRunning, !isClosed, pendingBytes < configuration.outputHighWaterBytes, !context.server.budget.isFull else { return }
-        streamPartRunning = true
-        stream = nil
-        let loop = context.loop
-        let partBytes = configuration.streamPartBytes
-        let sequence = slotBase
-        context.server.workers.async {
-            let part = streamed.next(partBytes: partBytes)
-            loop.execute { [self] in receive(part, of: streamed, sequence: sequence) }
-        }
-    }
-
-    /// A stream waiting for room under the memory cap tries again (the loop's sweep).
-    func retryStream() {
-        guard stream != nil, !streamPartRunning else { return }
-        progress()
-    }
-
     /// Queues an unsolicited line (a race event) and writes what it can. A client that lets
     /// `pushBacklogLimit` × the high-water mark pile up unread is a slow consumer: it is closed
     /// rather than allowed to hold memory or delay anyone (record 0516).
     func push(_ line: [UInt8]) {
         guard !isClosed, !closing, !lingering else { return }
         let overCap = pendingBytes > 0 && context.server.budget.isFull
-        if overCap || pendingBytes + line.count > configuration.outputHighWaterBytes * Self.pushBacklogLimit {
+        let deferred = deferredPushes.reduce(0) { $0 + $1.count }
+        if overCap || pendingBytes + deferred + line.count > configuration.outputHighWaterBytes * Self.pushBacklogLimit {
             configuration.log(ServerLog.line(.warn, "slow_consumer_closed", [
                 "connection": .number(Double(id)), "reason": .string(overCap ? "buffer_cap" : "backlog")]))
             close()
+            return
+        }
+        if streamLineOpen {
+            deferredPushes.append(line)
+            waitingAnswerBytes += line.count
+            settleCharge()
             return
         }
         output.append(contentsOf: line)
@@ -377,7 +341,7 @@ final class Connection: EventSource, @unchecked Sendable {
     }
 
     /// Moves the answers at the head of `slots` that are ready to the output, in order.
-    private func releaseReadyAnswers() {
+    func releaseReadyAnswers() {
         while let first = slots.first, let ready = first {
             output.append(contentsOf: ready)
             waitingAnswerBytes -= ready.count
@@ -458,6 +422,7 @@ final class Connection: EventSource, @unchecked Sendable {
         framer.discardAll()
         output = []
         slots = []
+        deferredPushes = []
         waitingAnswerBytes = 0
         settleCharge()
         context.connectionClosed(self)

@@ -19,7 +19,7 @@ final class ProtocolReport: @unchecked Sendable {
     var rssMax = 0
     /// Export floods (`SilentReaders`): connections that asked and never read, those the daemon
     /// cut off, those it kept past the campaign's patience.
-    var silentOpened = 0, silentCutOff = 0, silentKeptTooLong = 0
+    var silentOpened = 0, silentCutOff = 0, silentDeliveredWhole = 0, silentKeptTooLong = 0
     var seconds = 0.0
     private let lock = NSLock()
 
@@ -28,7 +28,8 @@ final class ProtocolReport: @unchecked Sendable {
     func noteRSS(before kb: Int?, generation: Int) { if generation == 0 { rssBefore = kb } }
     func noteRSS(samples: [Int]) { rssMax = max(rssMax, samples.max() ?? 0); if let last = samples.last { rssAfter = last } }
     func noteSilent(_ s: SilentReaders) {
-        silentOpened += s.opened; silentCutOff += s.cutOff; silentKeptTooLong += s.keptTooLong
+        silentOpened += s.opened; silentCutOff += s.cutOff; silentDeliveredWhole += s.deliveredWhole
+        silentKeptTooLong += s.keptTooLong
     }
     func noteRSS(after kb: Int?) { if let kb { rssAfter = kb; rssMax = max(rssMax, kb) } }
 
@@ -113,7 +114,8 @@ final class ProtocolReport: @unchecked Sendable {
         row("line_too_long probes", lineLimitProbes.allSatisfy(\.passed) ? "\(lineLimitProbes.count) passed" : lineLimitProbes.map(\.description).joined(separator: "; "))
         row("daemon restarts", n(restarts))
         row("RSS kB before / after / max", "\(rssBefore.map(n) ?? "-") / \(rssAfter.map(n) ?? "-") / \(n(rssMax))")
-        row("unread exports (asked / cut off / kept past 45 s)", "\(n(silentOpened)) / \(n(silentCutOff)) / \(n(silentKeptTooLong))")
+        row("unread exports: asked / cut off / sent whole / held past 45 s",
+            "\(n(silentOpened)) / \(n(silentCutOff)) / \(n(silentDeliveredWhole)) / \(n(silentKeptTooLong))")
         for stop in uncleanStops { row("note", stop) }
         if !classes.isEmpty { say("\ndistinct crashes:") }
         for (k, c) in classes.enumerated() {
@@ -168,7 +170,8 @@ final class ProtocolReport: @unchecked Sendable {
             "ordering_findings": n(tally.violations["ordering"] ?? 0), "internal_errors": n(tally.violations["internal"] ?? 0),
             "line_limit_probes_failed": n(lineLimitProbes.filter { !$0.passed }.count),
             "rss_kb": ["before": rssBefore.map(n) ?? .null, "after": rssAfter.map(n) ?? .null, "max": n(rssMax)],
-            "unread_exports": ["asked": n(silentOpened), "cut_off": n(silentCutOff), "kept_too_long": n(silentKeptTooLong)],
+            "unread_exports": ["asked": n(silentOpened), "cut_off": n(silentCutOff), "delivered_whole": n(silentDeliveredWhole),
+                               "kept_too_long": n(silentKeptTooLong)],
             "violations_by_family": .object(tally.violationsByFamily.mapValues { n($0) }),
             "internal_reproducers": .array(internalReproducers.map { r in
                 ["message": .string(r.message), "lines": .array(r.lines.map { .string(Self.printable($0.line.bytes, limit: 4000)) })]

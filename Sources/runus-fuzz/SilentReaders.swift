@@ -18,8 +18,10 @@ final class SilentReaders: @unchecked Sendable {
     private var open: [(fd: Int32, since: Date)] = []
     private(set) var opened = 0
     private(set) var cutOff = 0
-    /// Still open after `patience`: the daemon kept an unread answer too long.
+    /// Still open after `patience` with the answer unfinished: the daemon kept it too long.
     private(set) var keptTooLong = 0
+    /// Still open after `patience`, the whole answer in the socket: nothing left in the daemon.
+    private(set) var deliveredWhole = 0
 
     static let batch = 4
     static let interval = 3.0
@@ -75,6 +77,15 @@ final class SilentReaders: @unchecked Sendable {
         return fd
     }
 
+    /// Whether the bytes waiting on `fd` hold a complete line (peeked, not read).
+    static func holdsWholeLine(_ fd: Int32) -> Bool {
+        var waiting: Int32 = 0
+        guard ioctl(fd, UInt(FIONREAD), &waiting) == 0, waiting > 0 else { return false }
+        var bytes = [UInt8](repeating: 0, count: Int(waiting))
+        let n = recv(fd, &bytes, bytes.count, Int32(MSG_PEEK))
+        return n > 0 && bytes[0..<n].contains(0x0A)
+    }
+
     /// Counts the connections the daemon closed, and those kept past `patience`.
     private func watch() {
         lock.lock()
@@ -87,7 +98,9 @@ final class SilentReaders: @unchecked Sendable {
                 return true
             }
             if Date().timeIntervalSince(c.since) > Self.patience {
-                keptTooLong += 1
+                // A small export fits in the socket's buffers: delivered whole, the daemon holds
+                // nothing for it and rightly leaves it to the idle timeout.
+                if Self.holdsWholeLine(c.fd) { deliveredWhole += 1 } else { keptTooLong += 1 }
                 close(c.fd)
                 return true
             }

@@ -140,6 +140,42 @@ struct StreamedAnswerTests {
         #expect(harness.server.router.stats.json()["big"]?["errors"] == 2)
     }
 
+    /// Found by `make fuzz` on 2026-12-08: a race event pushed while a `users.export` was half
+    /// written landed inside the answer's line.
+    @Test("lines pushed while a streamed answer is half written come after its line, whole")
+    func pushesWaitForTheLine() throws {
+        let logs = LogSink()
+        let items = 100
+        let server = Mutex<LineServer?>(nil)
+        let harness = try TestServer(outputHighWaterBytes: Self.highWater, logs: logs, configure: { c in
+            c.offloadedOperations = ["big"]
+            c.streamPartBytes = Self.partBytes
+        }, register: { router in
+            router.registerStreamed("big") { request in
+                PushingStream(items: items, itemBytes: Self.itemBytes, connection: request.connectionID) { id, line in
+                    _ = server.withLock { $0 }?.push(connectionID: id, line: line)
+                }
+            }
+        })
+        defer { harness.stop() }
+        server.withLock { $0 = harness.server }
+        let client = try harness.client(harness.unix)
+        try client.send(["op": "big", "id": 1])
+        // Every line parses on its own: the events come before the answer's line or after it,
+        // never inside it, each whole and in the order pushed.
+        let whole = try JSONParser.parse(LetterStream.whole(items: items, itemBytes: Self.itemBytes))
+        let pushed = items * Self.itemBytes / (Self.partBytes + Self.itemBytes + 3)
+        var answer: JSONValue?
+        var events: [JSONValue] = []
+        while answer == nil || events.count < pushed, let line = try client.readLine() {
+            let value = try JSONParser.parse(line)
+            if value["event"] != nil { events.append(value) } else { answer = value }
+        }
+        #expect(answer?["id"] == 1 && answer?["result"] == whole)
+        #expect(events.count >= pushed && events.enumerated().allSatisfy { $0.element["n"] == .number(Double($0.offset)) },
+                "\(events.prefix(3))")
+    }
+
     @Test("a whole answer that would take the buffers past the cap is answered unavailable; small ones pass")
     func wholeAnswerOverCap() throws {
         let logs = LogSink()
@@ -152,5 +188,29 @@ struct StreamedAnswerTests {
         #expect(refused["error"]?["message"]?.stringValue?.contains("--max-buffered-bytes \(cap)") == true, "\(refused)")
         let small = try client.call(["op": "whole", "id": 2, "bytes": 1000])
         #expect(small["result"]?.stringValue?.count == 1000)
+    }
+}
+
+/// A `LetterStream` that pushes an event line to its own connection with every part but the
+/// last (as a race's watcher gets rankings while it exports).
+final class PushingStream: ResultStream, @unchecked Sendable {
+    private let letters: LetterStream
+    private let connection: UInt64
+    private let push: @Sendable (UInt64, [UInt8]) -> Void
+    private var pushed = 0
+
+    init(items: Int, itemBytes: Int, connection: UInt64, push: @escaping @Sendable (UInt64, [UInt8]) -> Void) {
+        letters = LetterStream(items: items, itemBytes: itemBytes)
+        self.connection = connection
+        self.push = push
+    }
+
+    func writeNext(into out: inout [UInt8], partBytes: Int) throws -> Bool {
+        let more = try letters.writeNext(into: &out, partBytes: partBytes)
+        if more {
+            push(connection, JSONWriter.bytes(["event": "tick", "n": .number(Double(pushed))]) + [0x0A])
+            pushed += 1
+        }
+        return more
     }
 }
