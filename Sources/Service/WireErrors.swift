@@ -57,7 +57,7 @@ enum WireErrors {
             case .unknownUser: return .notFound(message, field: "user")
             case .duplicate, .notFinished: return .badRequest(message, field: "race_id")
             case .tooManyRacesByCreator, .notHost: return .badRequest(message, field: "user")
-            case .tooManyRaces, .tooManyRacesAhead: return RequestError(code: .unavailable, message: message)
+            case .tooManyRaces, .tooManyRacesAhead, .tooManyRacesByNewHosts: return RequestError(code: .unavailable, message: message)
             case .inAnotherRace: return .badRequest(message, field: "user")
             case .startTooFar: return .badRequest(message, field: "start_time")
             }

@@ -4,7 +4,7 @@ import Tracking
 @testable import Engine
 
 /// One race at a time (record 0550) and the caps one host cannot fill for everyone (record
-/// 0552). Issue 55, found 2027-01: one 100 s run sent to 20 races of 400 m paid 3,080 XP.
+/// 0552). Issue 55, found 2026-12-07: one 100 s run sent to 20 races of 400 m paid 3,080 XP.
 @Suite("one race at a time")
 struct OneRaceAtATimeTests {
     static let start: EpochSeconds = 1_800_000_000
@@ -20,7 +20,7 @@ struct OneRaceAtATimeTests {
                            now: Self.start - 1000)
     }
 
-    @Test("one run sent to 20 races at one start pays one race: the second join is refused, naming the first race; regression 2027-01")
+    @Test("one run sent to 20 races at one start pays one race: the second join is refused, naming the first race; regression 2026-12-07")
     func oneRunOneRace() throws {
         let store = InMemoryStore()
         var limits = RaceLimits()

@@ -4,7 +4,7 @@ import Tracking
 import TrackFormats
 @testable import Engine
 
-/// The point budget of record 0551 (issue 55, item 2, found 2027-01: 13 M points into one race
+/// The point budget of record 0551 (issue 55, item 2, found 2026-12-07: 13 M points into one race
 /// in 35 s, and a restart that replayed them for 7 s).
 @Suite("race point budget")
 struct RacePointBudgetTests {
@@ -36,7 +36,7 @@ struct RacePointBudgetTests {
         }
     }
 
-    @Test("a position flood (200 points a second for 40 s) stores at most one point per 0.5 s of race time; regression 2027-01")
+    @Test("a position flood (200 points a second for 40 s) stores at most one point per 0.5 s of race time; regression 2026-12-07")
     func floodIsThinned() throws {
         let (store, service) = try Self.openRace()
         for k in 0..<40 {

@@ -56,6 +56,14 @@ public struct RaceLimits: Sendable, Equatable {
     /// Rooms not finished that start ahead, in the whole daemon: half of `openInTotal`, so that
     /// filling the far days leaves room for races starting within a day (record 0552).
     public var openAheadInTotal = 5_000
+    /// Rooms not finished whose hosts are new to running (no rewarded run `establishedAfter`
+    /// old when the race was created), in the whole daemon (record 0552): throwaway runners
+    /// made now cannot fill the cap for the runners who run.
+    public var openByNewHostsInTotal = 2_000
+    /// How old a host's oldest rewarded run must be for them to count as established, seconds
+    /// (14 days: a run is rewarded only within 7 days of its start, so the account ingested it at
+    /// least a week before).
+    public var establishedAfter: Seconds = 14 * 86_400
 
     public init() {}
 }
@@ -112,6 +120,10 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
         /// released: the registry's lock is never taken inside a room's).
         var gone = false
         let createdAt: EpochSeconds
+        /// Its host had no rewarded run `RaceLimits.establishedAfter` old when it was created
+        /// (record 0552): it counts in `openByNewHostsInTotal`. Read from the store whenever the
+        /// room is built, so restarts and replicas count alike.
+        var newHost = false
     }
 
     /// One lock per room, so that updates of different races never wait for each other.
@@ -205,7 +217,9 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
         // A command is logged only once its room accepted it, so replaying it succeeds the
         // same way; an error here (a row written by other code) leaves the room as it was.
         for entry in entries { _ = Self.apply(entry, to: &room) }
-        return Room(room: room, awards: try storedAwards(race.id), logSeq: entries.last?.seq ?? 0, createdAt: race.createdAt)
+        var built = Room(room: room, awards: try storedAwards(race.id), logSeq: entries.last?.seq ?? 0, createdAt: race.createdAt)
+        built.newHost = try !hostIsEstablished(race.createdBy, at: race.createdAt)
+        return built
     }
 
     /// The awards of a race whose results are stored; nil when there are none yet.
@@ -249,22 +263,29 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
     private func createAlone(_ settings: RaceSettings, now: EpochSeconds) throws {
         var room = RaceRoom(settings: settings, makeTracker: makeTracker)
         room.rules = positionRules
+        let newHost = try !hostIsEstablished(settings.createdBy, at: now)
         let created = try store.creatingRace { () throws -> RoomBox in
             try readNewRaces(now: now)
             try rooms.withLock { rooms in
                 guard rooms[settings.id] == nil else { throw RaceServiceError.duplicate(settings.id) }
-                var open = 0, mine = 0, ahead = 0
+                var open = 0, mine = 0, ahead = 0, byNewHosts = 0
                 let isAhead = { (start: EpochSeconds) in start > now + self.limits.farAhead }
                 for box in rooms.values {
-                    let (creator, phase, start) = box.state.withLock { ($0.room.settings.createdBy, $0.room.phase, $0.room.settings.startTime) }
+                    let (creator, phase, start, new) = box.state.withLock {
+                        ($0.room.settings.createdBy, $0.room.phase, $0.room.settings.startTime, $0.newHost)
+                    }
                     guard phase != .finished else { continue }
                     open += 1
                     if isAhead(start) { ahead += 1 }
+                    if new { byNewHosts += 1 }
                     if ExactText.same(creator, settings.createdBy) { mine += 1 }
                 }
                 if open >= limits.openInTotal { throw RaceServiceError.tooManyRaces(limit: limits.openInTotal) }
                 if isAhead(settings.startTime), ahead >= limits.openAheadInTotal {
                     throw RaceServiceError.tooManyRacesAhead(limit: limits.openAheadInTotal)
+                }
+                if newHost, byNewHosts >= limits.openByNewHostsInTotal {
+                    throw RaceServiceError.tooManyRacesByNewHosts(limit: limits.openByNewHostsInTotal)
                 }
                 if mine >= limits.openPerCreator {
                     throw RaceServiceError.tooManyRacesByCreator(settings.createdBy, limit: limits.openPerCreator)
@@ -274,7 +295,9 @@ public final class RaceService<Tracker: RaceDistanceTracker>: Sendable {
                                             startTime: settings.startTime, capacity: settings.capacity,
                                             isPublic: settings.isPublic, createdBy: settings.createdBy,
                                             inviteDigest: settings.inviteDigest, createdAt: now))
-            return RoomBox(Room(room: room, createdAt: now))
+            var created = Room(room: room, createdAt: now)
+            created.newHost = newHost
+            return RoomBox(created)
         }
         // A shared store's race may have been loaded by a `race.list` in between: keep that room.
         rooms.withLock { $0[settings.id] = $0[settings.id] ?? created }

@@ -17,6 +17,8 @@ public enum RaceServiceError: Error, Equatable, CustomStringConvertible {
     case startTooFar(start: EpochSeconds, now: EpochSeconds, limit: Seconds)
     /// The daemon holds `limit` races starting more than `RaceLimits.farAhead` from now (record 0552).
     case tooManyRacesAhead(limit: Int)
+    /// The daemon holds `limit` open races of hosts new to running (record 0552).
+    case tooManyRacesByNewHosts(limit: Int)
 
     public var description: String {
         switch self {
@@ -37,6 +39,9 @@ public enum RaceServiceError: Error, Equatable, CustomStringConvertible {
         case .tooManyRacesAhead(let limit):
             return "\(reason): the daemon holds \(limit) races starting more than a day from now, its limit for those; "
                 + "a race starting within a day can still be created"
+        case .tooManyRacesByNewHosts(let limit):
+            return "\(reason): the daemon holds \(limit) races of hosts without a rewarded run two weeks old, its limit for those; "
+                + "join a race, or host one once you have run for two weeks"
         }
     }
 
@@ -54,6 +59,7 @@ public enum RaceServiceError: Error, Equatable, CustomStringConvertible {
         case .inAnotherRace: return "in_another_race"
         case .startTooFar: return "start_too_far"
         case .tooManyRacesAhead: return "daemon_full_ahead"
+        case .tooManyRacesByNewHosts: return "daemon_full_new_hosts"
         }
     }
 }
