@@ -29,6 +29,7 @@ public final class PostgresPeerChannel: PeerChannel, @unchecked Sendable {
     // Guarded by `lock`.
     private var pendingRaces: Set<String> = []
     private var pendingReload = false
+    private var pendingForgotten: [UserID] = []
     private var running = false
     /// Counters for the benchmark: notifications sent and received (others' only).
     private let sentCount = Atomic<Int>(0)
@@ -63,6 +64,13 @@ public final class PostgresPeerChannel: PeerChannel, @unchecked Sendable {
             let wasEmpty = pendingRaces.isEmpty && !pendingReload
             pendingRaces.formUnion(races)
             if wasEmpty { lock.broadcast() }
+        }
+    }
+
+    public func announceForgotten(users: [UserID]) {
+        lock.withLock {
+            pendingForgotten += users
+            lock.broadcast()
         }
     }
 
@@ -133,19 +141,21 @@ public final class PostgresPeerChannel: PeerChannel, @unchecked Sendable {
         var backoff = ReconnectBackoff()
         while true {
             let alive: Bool = lock.withLock {
-                while running && pendingRaces.isEmpty && !pendingReload { _ = lock.wait(until: SocketWait.deadline(after: 1)) }
+                while running && pendingRaces.isEmpty && !pendingReload && pendingForgotten.isEmpty {
+                    _ = lock.wait(until: SocketWait.deadline(after: 1))
+                }
                 return running
             }
             guard alive else { return }
             // Gather what else is announced in the window, then send it all.
             SocketWait.sleep(seconds: coalescing)
-            let (races, reload) = lock.withLock { () -> ([String], Bool) in
-                defer { pendingRaces.removeAll(); pendingReload = false }
-                return (pendingRaces.sorted(), pendingReload)
+            let (races, reload, forgotten) = lock.withLock { () -> ([String], Bool, [UserID]) in
+                defer { pendingRaces.removeAll(); pendingReload = false; pendingForgotten.removeAll() }
+                return (pendingRaces.sorted(), pendingReload, pendingForgotten)
             }
             do {
                 if connection == nil { connection = try connect() }
-                for payload in Self.payloads(from: replicaID, races: races, reload: reload) {
+                for payload in Self.payloads(from: replicaID, races: races, reload: reload, forgotten: forgotten) {
                     guard let c = connection else { break }
                     try c.run(PGQuery("SELECT pg_notify($1, $2)", [.text, .text]), [.text(Self.channel), .text(payload)])
                     sentCount.add(1, ordering: .relaxed)
@@ -157,6 +167,7 @@ public final class PostgresPeerChannel: PeerChannel, @unchecked Sendable {
                 lock.withLock {
                     pendingRaces.formUnion(races)
                     pendingReload = pendingReload || reload
+                    pendingForgotten = forgotten + pendingForgotten
                 }
                 log(Self.line("warning", "peer_channel_lost", "send", error))
                 SocketWait.sleep(seconds: backoff.next())
@@ -173,27 +184,31 @@ public final class PostgresPeerChannel: PeerChannel, @unchecked Sendable {
 
     // MARK: payloads
 
-    /// The JSON payloads that carry `races` and `reload` from `from`, each under `payloadLimit`
-    /// bytes: {"from": id, "races": [...], "reload": bool}.
-    static func payloads(from: String, races: [String], reload: Bool) -> [String] {
-        var batches: [[JSONValue]] = []
-        var batch: [JSONValue] = []
+    /// The JSON payloads that carry `races`, `forgotten` and `reload` from `from`, each under
+    /// `payloadLimit` bytes: {"from": id, "races": [...], "reload": bool}, with "forget":
+    /// [...] when runners were deleted (a daemon built before record 0553 ignores it).
+    static func payloads(from: String, races: [String], reload: Bool, forgotten: [UserID] = []) -> [String] {
+        struct Batch { var races: [JSONValue] = []; var forgotten: [JSONValue] = [] }
+        var batches: [Batch] = []
+        var batch = Batch()
         var size = 0
         let room = payloadLimit - 200  // the rest of the object
-        for race in races {
-            let encoded = JSONWriter.string(.string(race)).utf8.count + 1
-            guard encoded < room else { continue }  // no race id is this long
+        for (id, isRace) in races.map({ ($0, true) }) + forgotten.map({ ($0, false) }) {
+            let encoded = JSONWriter.string(.string(id)).utf8.count + 1
+            guard encoded < room else { continue }  // no race or runner id is this long
             if size + encoded > room {
                 batches.append(batch)
-                batch = []
+                batch = Batch()
                 size = 0
             }
-            batch.append(.string(race))
+            if isRace { batch.races.append(.string(id)) } else { batch.forgotten.append(.string(id)) }
             size += encoded
         }
-        if !batch.isEmpty || reload { batches.append(batch) }
-        return batches.enumerated().map { i, races in
-            JSONWriter.string(["from": .string(from), "races": .array(races), "reload": .bool(reload && i == batches.count - 1)])
+        if !batch.races.isEmpty || !batch.forgotten.isEmpty || reload { batches.append(batch) }
+        return batches.enumerated().map { i, b in
+            var object: [String: JSONValue] = ["from": .string(from), "races": .array(b.races), "reload": .bool(reload && i == batches.count - 1)]
+            if !b.forgotten.isEmpty { object["forget"] = .array(b.forgotten) }
+            return JSONWriter.string(.object(object))
         }
     }
 
@@ -202,7 +217,8 @@ public final class PostgresPeerChannel: PeerChannel, @unchecked Sendable {
         guard payload.utf8.count <= 8_000, let value = try? JSONParser.parse(payload),
               let from = value["from"]?.stringValue, from != own else { return nil }
         let races = (value["races"]?.arrayValue ?? []).prefix(1_000).compactMap(\.stringValue)
-        return PeerMessage(races: Array(races), reload: value["reload"]?.boolValue ?? false)
+        let forgotten = (value["forget"]?.arrayValue ?? []).prefix(1_000).compactMap(\.stringValue)
+        return PeerMessage(races: Array(races), reload: value["reload"]?.boolValue ?? false, forgotten: Array(forgotten))
     }
 }
 

@@ -10,9 +10,11 @@ public struct PeerMessage: Sendable, Equatable {
     public var reload: Bool
     /// The channel was down and is back: messages may have been missed; catch everything up.
     public var resync: Bool
+    /// Runners deleted (`users.delete`): every daemon's rooms forget them (record 0553).
+    public var forgotten: [UserID]
 
-    public init(races: [String] = [], reload: Bool = false, resync: Bool = false) {
-        self.races = races; self.reload = reload; self.resync = resync
+    public init(races: [String] = [], reload: Bool = false, resync: Bool = false, forgotten: [UserID] = []) {
+        self.races = races; self.reload = reload; self.resync = resync; self.forgotten = forgotten
     }
 }
 
@@ -25,6 +27,8 @@ public protocol PeerChannel: Sendable {
     func announce(races: [String])
     /// Says that every daemon should reload its model.
     func announceReload()
+    /// Says that these runners were deleted: every daemon's rooms forget them (record 0553).
+    func announceForgotten(users: [UserID])
     /// Stops both directions (the daemon is stopping).
     func stop()
 }

@@ -61,7 +61,7 @@ public final class Daemon: Sendable {
                                      resolver: configuration.resolver, startedAt: configuration.clock.now(), stats: Stats(),
                                      log: configuration.log, persistentOperations: { races.register(on: $0) },
                                      plausibility: configuration.plausibility, peers: configuration.peers,
-                                     userDeleted: { [races] user in races.forget(user) })
+                                     userDeleted: { [races] user in races.forgetDeleted(user) })
         var serverConfiguration = configuration.server
         serverConfiguration.log = configuration.log
         // With replicas, a cached missions.today answer costs a generation read: one per loop

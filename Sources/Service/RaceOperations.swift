@@ -75,6 +75,7 @@ public final class RaceOperations: Sendable {
     /// What another daemon's peer message asks of the rooms: catch the named races up (their
     /// events go to the watchers here), or every room after a gap in the messages.
     public func received(_ message: PeerMessage) {
+        for user in message.forgotten { forget(user) }
         let now = clock.now()
         if message.resync { service.catchUpAll(now: now) }
         service.catchUp(message.races, now: now)
@@ -123,6 +124,13 @@ public final class RaceOperations: Sendable {
     /// Advances every room's clock and pushes what happened (the daemon calls it every second).
     public func tick() {
         for (race, events) in service.tick(now: clock.now()) { publish(race, events) }
+    }
+
+    /// `users.delete` deleted a runner here: this daemon's rooms forget them, and so do the
+    /// other daemons', told through the peer channel (record 0553).
+    public func forgetDeleted(_ user: UserID) {
+        forget(user)
+        peers?.announceForgotten(users: [user])
     }
 
     /// A runner was deleted: their rooms forget them and their watchers see the rankings
