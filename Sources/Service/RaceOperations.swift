@@ -159,7 +159,7 @@ public final class RaceOperations: Sendable {
         let now = clock.now()
         let start = try request.double("start_time")
         guard start >= now - 1 else {
-            throw RequestError.badRequest("race.create: start_time \(start) is before now (\(Int(now)))", field: "start_time")
+            throw RequestError.badRequest("race.create: start_time \(start) is before now (\(Int(saturating: now)))", field: "start_time")
         }
         // At most `RaceLimits.maximumStartLead` ahead (7 days, record 0552).
         let lead = service.limits.maximumStartLead
