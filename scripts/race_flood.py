@@ -15,7 +15,7 @@ def start(runus, db, model, sock):
     if os.path.exists(sock):
         os.unlink(sock)
     began = time.monotonic()
-    p = subprocess.Popen([runus, "serve", "--db", db, "--model", model, "--unix", sock],
+    p = subprocess.Popen([runus, "serve", "--db", db, "--create", "--model", model, "--unix", sock],
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                          env=dict(os.environ, OPENBLAS_NUM_THREADS="1"))
     line = p.stdout.readline()

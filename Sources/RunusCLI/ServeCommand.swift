@@ -27,11 +27,13 @@ enum ServeCommand: Command {
     is closed after 3 wrong tokens. Limits that keep one client from hurting the others:
     --max-line-bytes, --max-connections, --idle-timeout, --max-buffered-bytes
     (memory for all clients together), --line-deadline (slow senders) and --write-deadline
-    (clients that do not read their answers); docs/decisions/0501, 0512, 0513, 0530, 0531 and
+    (clients that do not read their answers). A SQLite --db must exist unless --create
+    (record 0558); docs/decisions/0501, 0512, 0513, 0530, 0531 and
     0555 give the reasons for each default.
     """
     static let parser = ArgumentParser(options: [
-        .required("db", "PATH|URI", help: "SQLite file (created if absent) or postgresql:// URI (docs/deploy.md)."),
+        .required("db", "PATH|URI", help: "SQLite file (it must exist unless --create) or postgresql:// URI (docs/deploy.md)."),
+        .flag("create", help: "Create an empty SQLite database at --db when there is none (a new deployment)."),
         .optional("model", "DIR", help: "Model directory holding model.json (default: the registry's promoted model)."),
         .value("models", "DIR", default: "models", help: "Model registry: the promoted model, else DIR/default."),
         .repeated("listen", "HOST:PORT", help: "TCP address (default 127.0.0.1:7878 when no --unix)."),
@@ -88,6 +90,13 @@ enum ServeCommand: Command {
 
         let source = try ModelSource(model: arguments.string("model"), models: try arguments.require("models"))
         let databasePath = try arguments.require("db")
+        // A mistyped path must not start an empty daemon that answers every runner `not_found`
+        // and writes their runs into a stray file (issue 53).
+        if case .sqlite(let path) = StoreLocation(databasePath), path != ":memory:", !arguments.flag("create"),
+           !FileManager.default.fileExists(atPath: path) {
+            throw UsageError("--db: there is no database at \(path); check the path, make one (runus simulate, runus import), "
+                             + "or pass --create to start with an empty one")
+        }
         // One daemon per SQLite file: a second one is refused here, naming the first (record 0526).
         // On PostgreSQL any number of replicas share the database (record 0541).
         var lock: ServeLock?

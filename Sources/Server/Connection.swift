@@ -142,7 +142,9 @@ final class Connection: EventSource, @unchecked Sendable {
     /// Called by the loop for a connection that used up its turn with lines left.
     func continueServing() { progress() }
 
-    /// Stop answering; write what is pending (and what the pool still owes), then close.
+    /// The server is stopping: every complete line already received is answered, the one
+    /// running finishes, the others get `unavailable` without being run (issue 53); then what
+    /// is pending is written (and what the pool still owes) and the connection closes.
     func beginClosing() {
         guard !isClosed else { return }
         if lingering {
@@ -150,7 +152,24 @@ final class Connection: EventSource, @unchecked Sendable {
             return
         }
         closing = true
+        refuseReceivedLines()
         progress()
+    }
+
+    /// Answers each complete line left in the framer `unavailable` (with its id), in order
+    /// behind any request still running; a partial line was never received and gets nothing.
+    private func refuseReceivedLines() {
+        let router = context.server.router
+        while true {
+            switch framer.next() {
+            case .line(let line)?:
+                if line.isEmpty { continue }
+                deliver(router.refusalLine(for: line, code: .unavailable, message:
+                    "the daemon is stopping: request not run; send it again once it is back (or to another replica)"))
+            case .tooLong?, nil:
+                return
+            }
+        }
     }
 
     /// True when nothing was read or sent since `cutoff` (monotonic ns) and no request of this

@@ -168,6 +168,20 @@ public final class Router: Sendable {
         }
     }
 
+    /// An error answer for a line that is not run (the server is stopping): its `id` echoed
+    /// when the line parses, counted under its op (or as invalid).
+    func refusalLine<C: Collection>(for line: C, code: ErrorCode, message: String) -> [UInt8] where C.Element == UInt8 {
+        var id = EchoedID.null
+        var op = Stats.invalidOp
+        if UTF8Validation.firstInvalidOffset(line) == nil, let parsed = try? JSONParser.parse(line, locatingMember: "id") {
+            id = parsed.span.map { EchoedID(rawBytes: Array(line.dropFirst($0.lowerBound).prefix($0.count))) } ?? .null
+            if case .object(let members) = parsed.value, let name = members["op"]?.stringValue,
+               handlers.withLock({ $0[name] != nil }) { op = name }
+        }
+        stats.record(op: op, ok: false)
+        return Answer.failureLine(id: id, code: code, message: message)
+    }
+
     /// What `begin` starts: a whole answer line, or a streamed answer the connection writes
     /// part by part.
     enum Begun {

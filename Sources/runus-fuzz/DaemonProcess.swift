@@ -35,7 +35,7 @@ final class DaemonProcess: @unchecked Sendable {
         self.stderrPath = stderrPath
         unlink(socket)
         process.executableURL = URL(fileURLWithPath: runus)
-        process.arguments = ["serve", "--db", db, "--model", model, "--unix", socket]
+        process.arguments = ["serve", "--db", db, "--create", "--model", model, "--unix", socket]
         var environment = ProcessInfo.processInfo.environment
         environment["OPENBLAS_NUM_THREADS"] = "1"
         // The runtime's backtracer prints the trap message and every thread's frames (file:line)

@@ -166,3 +166,41 @@ struct ServerLimitsTests {
         }
     }
 }
+
+/// Issue 53, item 3 (found 2026-12-08): lines already received when SIGTERM came were never
+/// answered; the connection closed under them.
+@Suite("a stopping server answers every line it received")
+struct DrainAnswersTests {
+    @Test("stop while a request runs: it finishes, the four lines read behind it get unavailable with their ids, in order")
+    func drainRefusesReceived() throws {
+        let gate = DispatchSemaphore(value: 0)
+        let entered = DispatchSemaphore(value: 0)
+        let harness = try TestServer(configure: { $0.offloadedOperations = ["slow"] }, register: { router in
+            router.register("slow") { _ in
+                entered.signal()
+                gate.wait()
+                return ["done": true]
+            }
+        })
+        let client = try harness.client(harness.unix)
+        var batch = Array(#"{"op":"slow","id":1}"#.utf8) + [0x0A]
+        for id in 2...5 { batch += Array(#"{"op":"health","id":\#(id)}"#.utf8) + [0x0A] }
+        try client.sendRaw(batch)
+        #expect(entered.wait(timeout: .now() + 10) == .success)
+        // Everything sent is in the server's buffer (the connection reads nothing more while a
+        // request runs, and these came in the same read or before it).
+        #expect(eventually { unreadBytes(client.fileDescriptor) == 0 })
+        let stopped = DispatchSemaphore(value: 0)
+        Thread.detachNewThread { harness.stop(); stopped.signal() }
+        // The stop refuses the four lines at once (counted), queued behind the running one.
+        #expect(eventually { harness.server.router.stats.snapshot()["health"] == Stats.Counts(requests: 4, errors: 4) })
+        gate.signal()
+        var answers: [JSONValue] = []
+        while let line = try client.readLine() { answers.append(try JSONParser.parse(line)) }
+        #expect(answers.map { $0["id"] } == [1, 2, 3, 4, 5], "\(answers)")
+        #expect(answers.first?["result"]?["done"] == true)
+        #expect(answers.dropFirst().allSatisfy { $0.errorCode == "unavailable" }, "\(answers)")
+        #expect(answers.last?["error"]?["message"]?.stringValue?.contains("the daemon is stopping") == true)
+        #expect(stopped.wait(timeout: .now() + 10) == .success)
+    }
+}
