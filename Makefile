@@ -5,8 +5,9 @@
 
 SHELL := /bin/bash
 APT_PACKAGES := libopenblas-dev liblapacke-dev libsqlite3-dev zlib1g-dev libpq-dev pkg-config tzdata
-# The throwaway PostgreSQL server of `make test` and `make bench-store` (scripts/with-postgres.sh).
-TEST_APT_PACKAGES := postgresql-15
+# The throwaway PostgreSQL server of `make test` and `make bench-store` (scripts/with-postgres.sh),
+# and promtool (Debian's prometheus package) that checks the daemon's /metrics.
+TEST_APT_PACKAGES := postgresql-15 prometheus
 SWIFT ?= swift
 RELEASE_BIN := .build/release/runus
 

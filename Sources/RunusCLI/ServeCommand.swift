@@ -47,6 +47,8 @@ enum ServeCommand: Command {
                help: "Memory all connections together may hold in buffers; beyond it new work gets 'unavailable' (1048576-1099511627776, at least 2 × --max-line-bytes)."),
         .value("line-deadline", "SECONDS", default: "30",
                help: "A request line must end this long after its first byte, else 'line_timeout' and close (0.01-86400)."),
+        .optional("metrics-listen", "HOST:PORT",
+                  help: "Serve HTTP GET /metrics (Prometheus text), /healthz and /readyz there (port 0: any free port)."),
         .value("write-deadline", "SECONDS", default: "30",
                help: "Pending answers must see the client read some of them this often, else the connection is closed (0.01-86400)."),
         .value("offload", "OPS", default: "runs.ingest,runs.get,model.reload,missions.evaluate,missions.progress,missions.history,users.export,users.delete",
@@ -111,7 +113,18 @@ enum ServeCommand: Command {
         daemon.plausibility.rewardWindow = try arguments.double("reward-window-days", in: 1...365)! * 86_400
         daemon.log = log
         let running = try Daemon(daemon)
+        var metrics: MetricsListener?
+        if let text = arguments.string("metrics-listen") {
+            metrics = try MetricsListener(address: try parseAddress(text),
+                                          metrics: { MetricsText.render(running.metricFamilies()) },
+                                          ready: { running.readiness() })
+        }
+        defer { metrics?.stop() }
         let bound = try running.start()
+        if let metrics {
+            metrics.start()
+            output.out("metrics on http://\(metrics.address)/metrics\n")
+        }
         for address in bound { output.out("listening on \(address)\n") }
         let example = bound.first.map { "--addr \($0) " } ?? ""
         let binary = CommandLine.arguments.first ?? "runus"

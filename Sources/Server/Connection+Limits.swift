@@ -48,7 +48,7 @@ extension Connection {
     /// (so its id is unknown: null). The connection stays open.
     func refuseRequestForMemory() {
         let budget = context.server.budget
-        context.server.router.stats.record(op: Stats.invalidOp, ok: false)
+        context.server.router.stats.record(op: Stats.invalidOp, ok: false, code: .unavailable)
         deliver(Answer.failureLine(id: .null, code: .unavailable, message:
             "the daemon's client buffers hold \(budget.heldBytes) bytes, at or over --max-buffered-bytes \(budget.limit); "
             + "request not run, retry later"))

@@ -14,6 +14,8 @@ struct LatencyHistogram: Sendable {
     private(set) var total: UInt64 = 0
     /// Largest sample, in microseconds (exact, not bucketed).
     private(set) var maxMicroseconds: UInt64 = 0
+    /// Sum of the samples, in microseconds (wraps after 584,000 years of service time).
+    private(set) var sumMicroseconds: UInt64 = 0
 
     /// Bucket index of `v` µs: values below `subBuckets` get one bucket each; above, the top
     /// `subBits + 1` significant bits choose the bucket.
@@ -37,7 +39,19 @@ struct LatencyHistogram: Sendable {
     mutating func record(microseconds v: UInt64) {
         counts[Self.index(of: v)] += 1
         total += 1
+        sumMicroseconds &+= v
         if v > maxMicroseconds { maxMicroseconds = v }
+    }
+
+    /// Samples at or below `microseconds`, counting a bucket only when all of it is (so a
+    /// cumulative count within the buckets' 12.5 %, for a Prometheus `le`).
+    func count(atMost microseconds: UInt64) -> UInt64 {
+        var seen: UInt64 = 0
+        for (i, c) in counts.enumerated() where c > 0 {
+            guard Self.upperBound(ofBucket: i) <= microseconds else { break }
+            seen += c
+        }
+        return seen
     }
 
     /// The value (µs) at quantile `q` in 0...1: the upper bound of the bucket holding the

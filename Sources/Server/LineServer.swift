@@ -306,7 +306,7 @@ public final class LineServer: @unchecked Sendable {
 
     /// Over `maximumConnections`: one `unavailable` line (best effort, never blocking), then close.
     private func refuse(_ fd: Int32) {
-        router.stats.record(op: Stats.invalidOp, ok: false)
+        router.stats.record(op: Stats.invalidOp, ok: false, code: .unavailable)
         let line = Answer.failureLine(
             id: .null, code: .unavailable,
             message: "too many connections (limit \(configuration.maximumConnections)); retry later")

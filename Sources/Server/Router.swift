@@ -114,7 +114,7 @@ public final class Router: Sendable {
     func route<C: Collection>(_ line: C, connectionID: UInt64, requestNumber: UInt64,
                               authenticated: Bool) -> Route where C.Element == UInt8 {
         if let offset = UTF8Validation.firstInvalidOffset(line) {
-            stats.record(op: Stats.invalidOp, ok: false)
+            stats.record(op: Stats.invalidOp, ok: false, code: .badJSON)
             return .answered(Answer.failureLine(
                 id: .null, code: .badJSON, message: "invalid UTF-8 at byte \(offset): a request line must be UTF-8"))
         }
@@ -128,11 +128,11 @@ public final class Router: Sendable {
                 EchoedID(rawBytes: Array(line.dropFirst(span.lowerBound).prefix(span.count)))
             } ?? .null
         } catch {
-            stats.record(op: Stats.invalidOp, ok: false)
+            stats.record(op: Stats.invalidOp, ok: false, code: .badJSON)
             return .answered(Answer.failureLine(id: .null, code: .badJSON, message: "\(error)"))
         }
         if NULText.mayHold(line), let path = NULText.path(in: value) {
-            stats.record(op: Stats.invalidOp, ok: false)
+            stats.record(op: Stats.invalidOp, ok: false, code: .badRequest)
             let field = path.split(separator: ".").first.map { String($0.split(separator: "[").first ?? $0) }
             return .answered(Answer.failureLine(id: echoedID, error: .badRequest(
                 "request text may not contain U+0000 (found in \(path)): no store can hold it (record 0544)",
@@ -178,7 +178,7 @@ public final class Router: Sendable {
             if case .object(let members) = parsed.value, let name = members["op"]?.stringValue,
                handlers.withLock({ $0[name] != nil }) { op = name }
         }
-        stats.record(op: op, ok: false)
+        stats.record(op: op, ok: false, code: code)
         return Answer.failureLine(id: id, code: code, message: message)
     }
 
@@ -240,25 +240,25 @@ public final class Router: Sendable {
     private func classify(_ value: JSONValue, echoedID: EchoedID?, connectionID: UInt64, requestNumber: UInt64,
                           authenticated: Bool) -> Result<(Operation, Request), Failure> {
         guard case .object(let members) = value else {
-            stats.record(op: Stats.invalidOp, ok: false)
+            stats.record(op: Stats.invalidOp, ok: false, code: .badRequest)
             return .failure(Failure(code: .badRequest, message: "a request must be a JSON object, got \(value.typeName)",
                                     echoesID: false))
         }
         let id = members["id"] ?? .null
         guard authenticated else {
-            stats.record(op: Stats.invalidOp, ok: false)
+            stats.record(op: Stats.invalidOp, ok: false, code: .unauthorized)
             return .failure(Failure(code: .unauthorized, message: "send {\"op\":\"auth\",\"token\":…} first on a TCP connection"))
         }
         guard let opValue = members["op"] else {
-            stats.record(op: Stats.invalidOp, ok: false)
+            stats.record(op: Stats.invalidOp, ok: false, code: .badRequest)
             return .failure(Failure(code: .badRequest, message: "request has no 'op' field"))
         }
         guard case .string(let op) = opValue else {
-            stats.record(op: Stats.invalidOp, ok: false)
+            stats.record(op: Stats.invalidOp, ok: false, code: .badRequest)
             return .failure(Failure(code: .badRequest, message: "'op' must be a string, got \(opValue.typeName)"))
         }
         guard let handler = handlers.withLock({ $0[op] }) else {
-            stats.record(op: Stats.unknownOp, ok: false)
+            stats.record(op: Stats.unknownOp, ok: false, code: .unknownOp)
             return .failure(Failure(code: .unknownOp, message: "unknown op \"\(op.prefix(100))\""))
         }
         return .success((handler, Request(op: op, id: id, echoedID: echoedID, params: members,
@@ -267,7 +267,13 @@ public final class Router: Sendable {
 
     /// The error answer's content for what a handler threw (counted; unexpected errors logged).
     private func failure(_ error: any Error, _ request: Request, startedAt: Int64) -> Failure {
-        stats.record(op: request.op, ok: false, microseconds: Self.microseconds(since: startedAt))
+        let failure = classifyFailure(error, request)
+        stats.record(op: request.op, ok: false, microseconds: Self.microseconds(since: startedAt), code: failure.code)
+        return failure
+    }
+
+    /// The error answer for what a handler threw (unexpected errors and outages logged).
+    private func classifyFailure(_ error: any Error, _ request: Request) -> Failure {
         if let error = error as? RequestError {
             return Failure(code: error.code, message: error.message, field: error.field, index: error.index)
         }

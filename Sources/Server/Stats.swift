@@ -34,6 +34,8 @@ public final class Stats: Sendable {
     private struct Entry {
         var counts = Counts()
         var latency = LatencyHistogram()
+        /// Errors by error code (`ErrorCode.rawValue`), when the code was known.
+        var codes: [String: Int] = [:]
     }
 
     private let table = Mutex<[String: Entry]>([:])
@@ -41,16 +43,40 @@ public final class Stats: Sendable {
     public init() {}
 
     /// Counts one answer; `microseconds` is its service time (nil: not measured).
-    public func record(op: String, ok: Bool, microseconds: UInt64? = nil) {
+    public func record(op: String, ok: Bool, microseconds: UInt64? = nil, code: ErrorCode? = nil) {
         table.withLock { table in
-            Self.update(&table[op, default: Entry()], ok: ok, microseconds: microseconds)  // one hash lookup
+            Self.update(&table[op, default: Entry()], ok: ok, microseconds: microseconds, code: code)  // one hash lookup
         }
     }
 
-    private static func update(_ entry: inout Entry, ok: Bool, microseconds: UInt64?) {
+    private static func update(_ entry: inout Entry, ok: Bool, microseconds: UInt64?, code: ErrorCode?) {
         entry.counts.requests += 1
-        if !ok { entry.counts.errors += 1 }
+        if !ok {
+            entry.counts.errors += 1
+            if let code { entry.codes[code.rawValue, default: 0] += 1 }
+        }
         if let microseconds { entry.latency.record(microseconds: microseconds) }
+    }
+
+    /// One operation as `/metrics` shows it (`MetricsText`).
+    struct OperationMetrics: Sendable {
+        var counts: Counts
+        var errorsByCode: [String: Int]
+        /// Timed samples at or below each of `MetricsText.latencyBounds`, cumulative.
+        var latencyBuckets: [UInt64]
+        var latencyCount: UInt64
+        var latencySumSeconds: Double
+    }
+
+    /// Every operation's counts, codes and latency histogram at the given bounds (seconds).
+    func metrics(latencyBounds: [Double]) -> [String: OperationMetrics] {
+        table.withLock { table in
+            table.mapValues { e in
+                OperationMetrics(counts: e.counts, errorsByCode: e.codes,
+                                 latencyBuckets: latencyBounds.map { e.latency.count(atMost: UInt64($0 * 1_000_000)) },
+                                 latencyCount: e.latency.total, latencySumSeconds: Double(e.latency.sumMicroseconds) / 1_000_000)
+            }
+        }
     }
 
     public func snapshot() -> [String: Counts] { table.withLock { $0.mapValues(\.counts) } }

@@ -45,6 +45,8 @@ public final class Daemon: Sendable {
     private let raceClock: RaceClock?
     private let log: @Sendable (String) -> Void
     private let peers: (any PeerChannel)?
+    /// The database, for `readiness()`.
+    let store: any EngineStore
 
     /// Builds everything; throws when the model cannot be read or its schema is foreign.
     public init(_ configuration: DaemonConfiguration) throws {
@@ -85,6 +87,7 @@ public final class Daemon: Sendable {
         self.raceClock = configuration.runsRaceClock ? RaceClock(races: races) : nil
         self.log = configuration.log
         self.peers = configuration.peers
+        self.store = configuration.store
     }
 
     /// Binds the listeners and, with `signals`, installs the process's signals (SIGTERM/SIGINT

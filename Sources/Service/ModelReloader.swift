@@ -74,6 +74,9 @@ public final class ModelReloader: Sendable {
         return router
     }
 
+    /// The version of the model served now.
+    public var servedVersion: String { serving.withLock { $0 } }
+
     /// Loads the model again and swaps it in, and with `announce` has the other daemons on the
     /// database do the same (each reads its own `--model`). Returns the wire result.
     public func reload(announce: Bool = true) throws -> JSONValue {

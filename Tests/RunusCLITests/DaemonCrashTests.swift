@@ -137,6 +137,8 @@ final class ChildDaemon {
 
     let process = Process()
     let socket: String
+    /// What the daemon printed up to its `listening` line.
+    private(set) var startup = ""
 
     init(executable: String, db: String, model: String, socket: String, extraArguments: [String] = []) throws {
         self.socket = socket
@@ -159,6 +161,14 @@ final class ChildDaemon {
             }
             text += String(decoding: data, as: UTF8.self)
         }
+        startup = text
+    }
+
+    /// The `--metrics-listen` port the daemon printed (`metrics on http://HOST:PORT/metrics`).
+    var metricsPort: UInt16? {
+        guard let r = startup.range(of: "metrics on http://") else { return nil }
+        let rest = startup[r.upperBound...].prefix { $0 != "/" }
+        return rest.split(separator: ":").last.flatMap { UInt16($0) }
     }
 
     func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }

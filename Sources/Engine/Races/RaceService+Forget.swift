@@ -2,6 +2,19 @@ import RunusCore
 
 /// A deleted runner leaves every race (docs/decisions/0553-deleted-runner-leaves-races.md).
 extension RaceService {
+    /// Rooms not finished, and the runners in them who have not left: what `/metrics` shows.
+    public func openRoomCounts() -> (rooms: Int, runners: Int) {
+        let boxes = rooms.withLock { Array($0.values) }
+        var rooms = 0, runners = 0
+        for box in boxes {
+            let (finished, count) = box.state.withLock { ($0.room.phase == .finished, $0.room.participants.count) }
+            guard !finished else { continue }
+            rooms += 1
+            runners += count
+        }
+        return (rooms, runners)
+    }
+
     /// The store's deletion of `user` took their joins, positions, results and race hours; every
     /// room here that still has them is rebuilt from the log, where they no longer are. Their
     /// token then names nobody (positions are refused), their name leaves the rankings, and
