@@ -47,6 +47,8 @@ enum ServeCommand: Command {
                help: "Memory all connections together may hold in buffers; beyond it new work gets 'unavailable' (1048576-1099511627776, at least 2 × --max-line-bytes)."),
         .value("line-deadline", "SECONDS", default: "30",
                help: "A request line must end this long after its first byte, else 'line_timeout' and close (0.01-86400)."),
+        .optional("access-log", "PATH|-",
+                  help: "Append one JSON line per answered request (op, request_id, user, code, ms) to PATH, or stdout for -."),
         .optional("metrics-listen", "HOST:PORT",
                   help: "Serve HTTP GET /metrics (Prometheus text), /healthz and /readyz there (port 0: any free port)."),
         .value("write-deadline", "SECONDS", default: "30",
@@ -112,6 +114,10 @@ enum ServeCommand: Command {
         daemon.peers = (store as? PostgresStore).map { PostgresPeerChannel(store: $0, log: log) }
         daemon.plausibility.rewardWindow = try arguments.double("reward-window-days", in: 1...365)! * 86_400
         daemon.log = log
+        if let path = arguments.string("access-log") {
+            do { daemon.accessLog = try AccessLog(path: path) } catch { throw CLIError("--access-log: \(error)") }
+        }
+        defer { daemon.accessLog?.stop() }
         let running = try Daemon(daemon)
         var metrics: MetricsListener?
         if let text = arguments.string("metrics-listen") {

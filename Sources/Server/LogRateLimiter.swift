@@ -4,7 +4,7 @@
 ///
 ///     var limiter = LogRateLimiter(perWindow: 10, windowNanoseconds: 1_000_000_000)
 ///     let (write, suppressed) = limiter.admit(now: t)   // suppressed: from an ended window
-struct LogRateLimiter: Sendable {
+public struct LogRateLimiter: Sendable {
     /// Lines written per window, >= 1.
     let perWindow: Int
     /// Window length in nanoseconds, > 0.
@@ -13,7 +13,7 @@ struct LogRateLimiter: Sendable {
     private var written = 0
     private var suppressed = 0
 
-    init(perWindow: Int, windowNanoseconds: Int64) {
+    public init(perWindow: Int, windowNanoseconds: Int64) {
         precondition(perWindow >= 1 && windowNanoseconds > 0, "LogRateLimiter needs perWindow >= 1 and a positive window")
         self.perWindow = perWindow
         self.windowNanoseconds = windowNanoseconds
@@ -21,7 +21,7 @@ struct LogRateLimiter: Sendable {
 
     /// One event at `now` (monotonic ns): whether to write its line, and how many lines the
     /// window that has just ended suppressed (0 if none, or if already reported by `flush`).
-    mutating func admit(now: Int64) -> (write: Bool, suppressedBefore: Int) {
+    public mutating func admit(now: Int64) -> (write: Bool, suppressedBefore: Int) {
         var report = 0
         if windowStart.map({ now - $0 >= windowNanoseconds }) ?? true {
             report = suppressed
@@ -40,7 +40,7 @@ struct LogRateLimiter: Sendable {
     /// The count of lines suppressed in a window that has ended by `now`, once; nil when there
     /// is nothing to report. Called periodically, so a burst's count is not held back until the
     /// next event.
-    mutating func flush(now: Int64) -> Int? {
+    public mutating func flush(now: Int64) -> Int? {
         guard suppressed > 0, let windowStart, now - windowStart >= windowNanoseconds else { return nil }
         defer { suppressed = 0 }
         return suppressed

@@ -66,7 +66,9 @@ final class StreamedAnswer: @unchecked Sendable {
             return .failed
         }
         out.append(contentsOf: "}\n".utf8)
-        router.stats.record(op: request.op, ok: true, microseconds: Router.microseconds(since: startedAt))
+        let microseconds = Router.microseconds(since: startedAt)
+        router.stats.record(op: request.op, ok: true, microseconds: microseconds)
+        router.noteAccess(request, code: "ok", microseconds: microseconds)
         return .last(out)
     }
 }

@@ -43,10 +43,28 @@ public final class Router: Sendable {
     }
 
     /// - Parameter log: receives one structured JSON line (`ServerLog`) per `internal` error.
+    /// One line per answered request, when the daemon keeps an access log (issue 53).
+    public let accessLog: AccessLog?
+
     public init(stats: Stats = Stats(),
-                log: @escaping @Sendable (String) -> Void = ServerConfiguration.logToStandardError) {
+                log: @escaping @Sendable (String) -> Void = ServerConfiguration.logToStandardError,
+                accessLog: AccessLog? = nil) {
         self.stats = stats
         self.log = log
+        self.accessLog = accessLog
+    }
+
+    /// Writes the access-log line of a request that reached its operation.
+    func noteAccess(_ request: Request, code: String, microseconds: UInt64) {
+        accessLog?.record(op: request.op, requestID: request.requestID, user: request.params["user"]?.stringValue, code: code,
+                          microseconds: microseconds)
+    }
+
+    /// Writes the access-log line of a line refused before it reached an operation.
+    private func noteRefused(_ op: String, code: ErrorCode, connectionID: UInt64, requestNumber: UInt64) {
+        guard let accessLog, requestNumber != 0 else { return }
+        accessLog.record(op: op, requestID: ServerLog.requestID(connection: connectionID, number: requestNumber), user: nil,
+                         code: code.rawValue, microseconds: 0)
     }
 
     /// Registers `op`. Registering the same name twice is a programmer error.
@@ -115,6 +133,7 @@ public final class Router: Sendable {
                               authenticated: Bool) -> Route where C.Element == UInt8 {
         if let offset = UTF8Validation.firstInvalidOffset(line) {
             stats.record(op: Stats.invalidOp, ok: false, code: .badJSON)
+            noteRefused(Stats.invalidOp, code: .badJSON, connectionID: connectionID, requestNumber: requestNumber)
             return .answered(Answer.failureLine(
                 id: .null, code: .badJSON, message: "invalid UTF-8 at byte \(offset): a request line must be UTF-8"))
         }
@@ -129,10 +148,12 @@ public final class Router: Sendable {
             } ?? .null
         } catch {
             stats.record(op: Stats.invalidOp, ok: false, code: .badJSON)
+            noteRefused(Stats.invalidOp, code: .badJSON, connectionID: connectionID, requestNumber: requestNumber)
             return .answered(Answer.failureLine(id: .null, code: .badJSON, message: "\(error)"))
         }
         if NULText.mayHold(line), let path = NULText.path(in: value) {
             stats.record(op: Stats.invalidOp, ok: false, code: .badRequest)
+            noteRefused(Stats.invalidOp, code: .badRequest, connectionID: connectionID, requestNumber: requestNumber)
             let field = path.split(separator: ".").first.map { String($0.split(separator: "[").first ?? $0) }
             return .answered(Answer.failureLine(id: echoedID, error: .badRequest(
                 "request text may not contain U+0000 (found in \(path)): no store can hold it (record 0544)",
@@ -160,7 +181,9 @@ public final class Router: Sendable {
             case .streamed(let handler):
                 line = Answer.successLine(id: request.echoedID, encodedResult: EncodedJSON(streamedBytes: try Self.drain(handler(request))))
             }
-            stats.record(op: request.op, ok: true, microseconds: Self.microseconds(since: startedAt))
+            let microseconds = Self.microseconds(since: startedAt)
+            stats.record(op: request.op, ok: true, microseconds: microseconds)
+            noteAccess(request, code: "ok", microseconds: microseconds)
             return line
         } catch {
             let failure = failure(error, request, startedAt: startedAt)
@@ -215,7 +238,9 @@ public final class Router: Sendable {
     /// A stream failed after its first part: counted, and logged with the request id; the
     /// connection closes (record 0555).
     func streamFailed(_ request: Request, _ error: any Error, startedAt: Int64) {
-        stats.record(op: request.op, ok: false, microseconds: Self.microseconds(since: startedAt))
+        let microseconds = Self.microseconds(since: startedAt)
+        stats.record(op: request.op, ok: false, microseconds: microseconds, code: .internal)
+        noteAccess(request, code: ErrorCode.internal.rawValue, microseconds: microseconds)
         log(ServerLog.line(.error, "stream_failed", [
             "op": .string(request.op), "id": request.id, "connection": .number(Double(request.connectionID)),
             "request_id": .string(request.requestID), "message": .string("\(error)"),
@@ -241,24 +266,29 @@ public final class Router: Sendable {
                           authenticated: Bool) -> Result<(Operation, Request), Failure> {
         guard case .object(let members) = value else {
             stats.record(op: Stats.invalidOp, ok: false, code: .badRequest)
+            noteRefused(Stats.invalidOp, code: .badRequest, connectionID: connectionID, requestNumber: requestNumber)
             return .failure(Failure(code: .badRequest, message: "a request must be a JSON object, got \(value.typeName)",
                                     echoesID: false))
         }
         let id = members["id"] ?? .null
         guard authenticated else {
             stats.record(op: Stats.invalidOp, ok: false, code: .unauthorized)
+            noteRefused(Stats.invalidOp, code: .unauthorized, connectionID: connectionID, requestNumber: requestNumber)
             return .failure(Failure(code: .unauthorized, message: "send {\"op\":\"auth\",\"token\":…} first on a TCP connection"))
         }
         guard let opValue = members["op"] else {
             stats.record(op: Stats.invalidOp, ok: false, code: .badRequest)
+            noteRefused(Stats.invalidOp, code: .badRequest, connectionID: connectionID, requestNumber: requestNumber)
             return .failure(Failure(code: .badRequest, message: "request has no 'op' field"))
         }
         guard case .string(let op) = opValue else {
             stats.record(op: Stats.invalidOp, ok: false, code: .badRequest)
+            noteRefused(Stats.invalidOp, code: .badRequest, connectionID: connectionID, requestNumber: requestNumber)
             return .failure(Failure(code: .badRequest, message: "'op' must be a string, got \(opValue.typeName)"))
         }
         guard let handler = handlers.withLock({ $0[op] }) else {
             stats.record(op: Stats.unknownOp, ok: false, code: .unknownOp)
+            noteRefused(Stats.unknownOp, code: .unknownOp, connectionID: connectionID, requestNumber: requestNumber)
             return .failure(Failure(code: .unknownOp, message: "unknown op \"\(op.prefix(100))\""))
         }
         return .success((handler, Request(op: op, id: id, echoedID: echoedID, params: members,
@@ -268,7 +298,9 @@ public final class Router: Sendable {
     /// The error answer's content for what a handler threw (counted; unexpected errors logged).
     private func failure(_ error: any Error, _ request: Request, startedAt: Int64) -> Failure {
         let failure = classifyFailure(error, request)
-        stats.record(op: request.op, ok: false, microseconds: Self.microseconds(since: startedAt), code: failure.code)
+        let microseconds = Self.microseconds(since: startedAt)
+        stats.record(op: request.op, ok: false, microseconds: microseconds, code: failure.code)
+        noteAccess(request, code: failure.code.rawValue, microseconds: microseconds)
         return failure
     }
 

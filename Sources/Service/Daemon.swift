@@ -25,6 +25,8 @@ public struct DaemonConfiguration: Sendable {
     /// The other daemons on a shared database (PostgreSQL replicas, record 0541); nil when the
     /// daemon is alone on its store.
     public var peers: (any PeerChannel)?
+    /// One line per answered request (`--access-log`), when set.
+    public var accessLog: AccessLog?
 
     public init(server: ServerConfiguration, store: any EngineStore,
                 loadModel: @escaping @Sendable () throws -> AnyModelArtifact) {
@@ -63,7 +65,8 @@ public final class Daemon: Sendable {
                                      resolver: configuration.resolver, startedAt: configuration.clock.now(), stats: Stats(),
                                      log: configuration.log, persistentOperations: { races.register(on: $0) },
                                      plausibility: configuration.plausibility, peers: configuration.peers,
-                                     userDeleted: { [races] user in races.forgetDeleted(user) })
+                                     userDeleted: { [races] user in races.forgetDeleted(user) },
+                                     accessLog: configuration.accessLog)
         var serverConfiguration = configuration.server
         serverConfiguration.log = configuration.log
         // With replicas, a cached missions.today answer costs a generation read: one per loop

@@ -32,14 +32,20 @@ public final class ModelReloader: Sendable {
     let peers: (any PeerChannel)?
     /// Told of every runner `users.delete` deleted (their races forget them, record 0553).
     let userDeleted: @Sendable (UserID) -> Void
+    /// The access log every router writes to, when the daemon keeps one (issue 53).
+    let accessLog: AccessLog?
+    /// `model_reload_failed` lines of `model.reload` requests: a client may send them in a
+    /// loop, so the first 10 a minute are written and the rest counted (`suppressed_before`).
+    private let reloadFailureLog = Mutex(LogRateLimiter(perWindow: 10, windowNanoseconds: 60_000))  // times in ms
 
     public init(loadModel: @escaping @Sendable () throws -> AnyModelArtifact, store: any EngineStore, clock: any Clock,
                 resolver: any UTCOffsetResolver = SystemTimeZones(), startedAt: EpochSeconds, stats: Stats,
                 log: @escaping @Sendable (String) -> Void, persistentOperations: @escaping @Sendable (Router) -> Void = { _ in },
                 plausibility: PlausibilityRules = PlausibilityRules(), peers: (any PeerChannel)? = nil,
-                userDeleted: @escaping @Sendable (UserID) -> Void = { _ in }) {
+                userDeleted: @escaping @Sendable (UserID) -> Void = { _ in }, accessLog: AccessLog? = nil) {
         self.peers = peers
         self.userDeleted = userDeleted
+        self.accessLog = accessLog
         todayCache = MissionsTodayCache(generation: { [store] in try store.generation(user: $0) })
         self.loadModel = loadModel; self.store = store; self.clock = clock; self.resolver = resolver
         self.startedAt = startedAt; self.stats = stats; self.log = log
@@ -54,13 +60,14 @@ public final class ModelReloader: Sendable {
         let operations = DaemonOperations(store: store, scorer: scorer, artifact: artifact, clock: clock,
                                           startedAt: startedAt, resolver: resolver, todayCache: todayCache,
                                           plausibility: plausibility, userDeleted: userDeleted)
-        let router = Router(stats: stats, log: log)
+        let router = Router(stats: stats, log: log, accessLog: accessLog)
         operations.register(on: router)
         persistentOperations(router)
-        router.register("model.reload") { [self] _ in
+        router.register("model.reload") { [self] request in
             do {
                 return try reload()
             } catch {
+                logReloadFailure(error, requestID: request.requestID)
                 throw RequestError(code: .unavailable, message: "model.reload: \(error); still serving the previous model")
             }
         }
@@ -93,6 +100,15 @@ public final class ModelReloader: Sendable {
         }
         if announce { peers?.announceReload() }
         return answer
+    }
+
+    /// Logs a failed `model.reload` request, rate-limited.
+    private func logReloadFailure(_ error: any Error, requestID: String) {
+        let (write, suppressed) = reloadFailureLog.withLock { $0.admit(now: Int64(Int(saturating: clock.now() * 1000))) }
+        guard write else { return }
+        var fields: [String: JSONValue] = ["trigger": "request", "request_id": .string(requestID), "message": .string("\(error)")]
+        if suppressed > 0 { fields["suppressed_before"] = .number(Double(suppressed)) }
+        log(ServerLog.line(.error, "model_reload_failed", fields))
     }
 
     /// `reload`, with a failure logged instead of thrown (SIGHUP and peers have nobody to answer).
