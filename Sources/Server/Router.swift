@@ -45,13 +45,17 @@ public final class Router: Sendable {
     /// - Parameter log: receives one structured JSON line (`ServerLog`) per `internal` error.
     /// One line per answered request, when the daemon keeps an access log (issue 53).
     public let accessLog: AccessLog?
+    /// The top-level keys each operation takes besides `op` and `id`; a request with another
+    /// is refused naming it (record 0560). Operations absent here take any key.
+    public let parameters: [String: Set<String>]
 
     public init(stats: Stats = Stats(),
                 log: @escaping @Sendable (String) -> Void = ServerConfiguration.logToStandardError,
-                accessLog: AccessLog? = nil) {
+                accessLog: AccessLog? = nil, parameters: [String: Set<String>] = [:]) {
         self.stats = stats
         self.log = log
         self.accessLog = accessLog
+        self.parameters = parameters
     }
 
     /// Writes the access-log line of a request that reached its operation.
@@ -110,7 +114,7 @@ public final class Router: Sendable {
         let started = Sys.monotonicNanoseconds()
         switch classify(value, echoedID: nil, connectionID: connectionID, requestNumber: 0, authenticated: true) {
         case .failure(let failure):
-            return Answer.failure(id: failure.echoesID ? value["id"] ?? .null : .null, code: failure.code, message: failure.message)
+            return Answer.failure(id: failure.echoesID ? value["id"] ?? .null : .null, error: failure.error)
         case .success(let call):
             let (operation, request) = call
             do {
@@ -165,7 +169,7 @@ public final class Router: Sendable {
         switch classify(value, echoedID: echoedID, connectionID: connectionID, requestNumber: requestNumber,
                         authenticated: authenticated) {
         case .failure(let failure):
-            return .answered(Answer.failureLine(id: failure.echoesID ? echoedID : .null, code: failure.code, message: failure.message))
+            return .answered(Answer.failureLine(id: failure.echoesID ? echoedID : .null, error: failure.error))
         case .success(let call): return .call(call.0, call.1)
         }
     }
@@ -285,6 +289,14 @@ public final class Router: Sendable {
             stats.record(op: Stats.invalidOp, ok: false, code: .badRequest)
             noteRefused(Stats.invalidOp, code: .badRequest, connectionID: connectionID, requestNumber: requestNumber)
             return .failure(Failure(code: .badRequest, message: "'op' must be a string, got \(opValue.typeName)"))
+        }
+        if let allowed = parameters[op],
+           let unknown = members.keys.filter({ $0 != "op" && $0 != "id" && !allowed.contains($0) }).min() {
+            stats.record(op: op, ok: false, code: .badRequest)
+            noteRefused(op, code: .badRequest, connectionID: connectionID, requestNumber: requestNumber)
+            let takes = allowed.isEmpty ? "no parameters" : "only " + allowed.sorted().joined(separator: ", ")
+            return .failure(Failure(code: .badRequest, message: "\(op): unknown parameter '\(ClientText.quoted(unknown))' (\(op) takes \(takes))",
+                                    field: ClientText.quoted(unknown)))
         }
         guard let handler = handlers.withLock({ $0[op] }) else {
             stats.record(op: Stats.unknownOp, ok: false, code: .unknownOp)

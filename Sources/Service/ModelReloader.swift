@@ -60,7 +60,7 @@ public final class ModelReloader: Sendable {
         let operations = DaemonOperations(store: store, scorer: scorer, artifact: artifact, clock: clock,
                                           startedAt: startedAt, resolver: resolver, todayCache: todayCache,
                                           plausibility: plausibility, userDeleted: userDeleted)
-        let router = Router(stats: stats, log: log, accessLog: accessLog)
+        let router = Router(stats: stats, log: log, accessLog: accessLog, parameters: OperationParameters.table)
         operations.register(on: router)
         persistentOperations(router)
         router.register("model.reload") { [self] request in
