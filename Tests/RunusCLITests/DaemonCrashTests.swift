@@ -97,9 +97,14 @@ struct DaemonCrashTests {
             for i in next..<(next + batch) { try client.send(ingest(i)) }
             next += batch
         }
+        var signalled = false
         func record(_ line: [UInt8]) throws {
             let answer = try JSONParser.parse(line)
-            #expect(answer["ok"] == true, "\(String(decoding: line.prefix(300), as: UTF8.self))")
+            // After SIGTERM, a line received but not started is answered `unavailable`
+            // (record 0558): not acknowledged, so not expected in the file.
+            let refusedByStop = signalled && answer.errorCode == "unavailable"
+                && answer["error"]?["message"]?.stringValue?.hasPrefix("the daemon is stopping") == true
+            #expect(answer["ok"] == true || refusedByStop, "\(String(decoding: line.prefix(300), as: UTF8.self))")
             if answer["ok"] == true, let i = answer["id"]?.intValue { answers[i] = line }
         }
         let target = answers.count + acknowledgedBeforeKill
@@ -109,6 +114,7 @@ struct DaemonCrashTests {
         }
         try sendBatch()
         daemon.signal(signal)
+        signalled = true
         // Answers written before the end were acknowledged too.
         while let line = try? client.readLine() { try record(line) }
     }

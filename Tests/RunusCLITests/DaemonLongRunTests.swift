@@ -21,7 +21,7 @@ struct DaemonLongRunTests {
         let socket = dir.file("d.sock")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "ulimit -s 512 && exec \"$0\" serve --db \"$1\" --model \"$2\" --unix \"$3\"",
+        process.arguments = ["-c", "ulimit -s 512 && exec \"$0\" serve --db \"$1\" --create --model \"$2\" --unix \"$3\"",
                              executable, dir.file("db.sqlite"), dir.file("model"), socket]
         let output = Pipe()
         process.standardOutput = output
