@@ -60,24 +60,18 @@ public enum MetricsText {
         return "\(x)"
     }
 
-    static func escapeLabel(_ text: String) -> String {
-        var out = ""
-        for c in text {
-            switch c {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            default: out.append(c)
-            }
-        }
-        return out
-    }
+    /// A label value: `\`, `"` and newline escaped.
+    static func escapeLabel(_ text: String) -> String { escape(text, quotes: true) }
 
-    static func escapeHelp(_ text: String) -> String {
+    /// A `# HELP` text: `\` and newline escaped (quotes stand as they are).
+    static func escapeHelp(_ text: String) -> String { escape(text, quotes: false) }
+
+    private static func escape(_ text: String, quotes: Bool) -> String {
         var out = ""
         for c in text {
             switch c {
             case "\\": out += "\\\\"
+            case "\"" where quotes: out += "\\\""
             case "\n": out += "\\n"
             default: out.append(c)
             }
