@@ -25,7 +25,7 @@ enum OperationParameters {
         "race.position": ["race_id", "participant_token", "points"],
         "race.results": ["race_id", "invite"],
         "race.watch": ["race_id", "invite"],
-        "runs.get": ["user", "run_id"],
+        "runs.get": ["user", "run_id", "track"],
         "runs.ingest": ["user", "run_id", "points", "summary"],
         "stats": [],
         "users.delete": ["user"],
