@@ -32,7 +32,8 @@ struct AuthThrottle: Sendable {
         guard let bucket = buckets[source] else { return nil }
         let tokens = level(bucket, now: now)
         guard tokens < 1 else { return nil }
-        return Int64(((1 - tokens) * Double(refill)).rounded(.up))
+        // At most `refill` ns; saturating, so no configuration can make it trap.
+        return min(refill, Int64(Int(saturating: ((1 - tokens) * Double(refill)).rounded(.up))))
     }
 
     /// A compared attempt from `source` failed: it spends one failure.
